@@ -1,0 +1,148 @@
+import ClosureKit
+import Foundation
+
+let eventsSuite = Suite(name: "events") {
+  for handlers in [1, 10, 100] {
+    sendBenchmark(handlers: handlers)
+  }
+  await asyncStreamBenchmark()
+  addCancelBenchmark()
+  memoryBenchmark()
+}
+
+/// `Event.send` against a plain array of the same closures and against NotificationCenter.
+func sendBenchmark(handlers: Int) {
+  let iterations = 2_000_000 / handlers
+  var table = Table("send to \(handlers) immediate handler(s)")
+
+  let counter = Counter()
+  let closures: [@Sendable (Int) -> Void] = (0..<handlers).map { _ in { counter.value &+= $0 } }
+  table.add(
+    "plain [closure] loop",
+    nanoseconds(iterations: iterations) {
+      for closure in closures { closure(1) }
+    },
+    baseline: true
+  )
+
+  let event = Event<Int>()
+  for _ in 0..<handlers { event.addHandler { counter.value &+= $0 } }
+  table.add("Event.send", nanoseconds(iterations: iterations) { event.send(1) })
+
+  let center = NotificationCenter()
+  let name = Notification.Name("bench")
+  let observers = (0..<handlers).map { _ in
+    center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
+  }
+  table.add(
+    "NotificationCenter.post",
+    nanoseconds(iterations: max(iterations / 20, 1000)) { center.post(name: name, object: nil) }
+  )
+  for observer in observers { center.removeObserver(observer) }
+  blackHole(counter.value)
+  table.print()
+}
+
+/// `AsyncStream` with one consumer, the Swift-concurrency way to multicast to one listener.
+func asyncStreamBenchmark() async {
+  let count = 200_000
+  var table = Table("one value to one consumer")
+  let counter = Counter()
+  table.add(
+    "plain closure call",
+    nanoseconds(iterations: count) {
+      counter.value &+= 1
+    },
+    baseline: true
+  )
+  let streamTime = await nanosecondsOnce {
+    let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
+    let consumer = Task {
+      var sum = 0
+      for await value in stream { sum &+= value }
+      return sum
+    }
+    for value in 0..<count { continuation.yield(value) }
+    continuation.finish()
+    blackHole(await consumer.value)
+  }
+  table.add("AsyncStream yield + consume", streamTime / Double(count))
+  let eventTime = await nanosecondsOnce {
+    let event = Event<Int>()
+    let stream = event.values
+    let consumer = Task {
+      var received = 0
+      for await _ in stream {
+        received += 1
+        if received == count { break }
+      }
+      return received
+    }
+    for value in 0..<count { event.send(value) }
+    blackHole(await consumer.value)
+  }
+  table.add("Event.values send + consume", eventTime / Double(count))
+  blackHole(counter.value)
+  table.print()
+}
+
+/// Adding n handlers and cancelling them all in random order: the time per pair must not grow with n.
+func addCancelBenchmark() {
+  var table = Table("add + cancel, random order", unit: "ns/pair")
+  var generator = SplitMix64(seed: 42)
+  for count in [10_000, 100_000] {
+    let time = nanosecondsOnce {
+      let event = Event<Int>()
+      var tokens = (0..<count).map { _ in event.addHandler { blackHole($0) } }
+      tokens.shuffle(using: &generator)
+      for token in tokens { token.cancel() }
+      precondition(event.handlerCount == 0)
+    }
+    table.add("\(count) handlers", time / Double(count), baseline: count == 10_000)
+  }
+  table.print()
+}
+
+/// Resident memory per registered handler, for 1,000,000 handlers with non-capturing closures.
+func memoryBenchmark() {
+  var table = Table("memory per handler (1,000,000 handlers, resident set delta)", unit: "bytes")
+  let count = 1_000_000
+  do {
+    let before = residentBytes()
+    var closures: [@Sendable (Int) -> Void] = []
+    closures.reserveCapacity(count)
+    for _ in 0..<count { closures.append { blackHole($0) } }
+    table.add("plain [closure]", Double(residentBytes() - before) / Double(count), baseline: true)
+    blackHole(closures.count)
+  }
+  do {
+    let before = residentBytes()
+    let event = Event<Int>()
+    for _ in 0..<count { event.addHandler { blackHole($0) } }
+    table.add("Event, token dropped", Double(residentBytes() - before) / Double(count))
+    blackHole(event.handlerCount)
+  }
+  do {
+    let before = residentBytes()
+    let event = Event<Int>()
+    var tokens: [Subscription] = []
+    tokens.reserveCapacity(count)
+    for _ in 0..<count { tokens.append(event.addHandler { blackHole($0) }) }
+    table.add("Event, token kept", Double(residentBytes() - before) / Double(count))
+    blackHole(tokens.count)
+  }
+  table.print()
+}
+
+/// A small seeded generator, so that runs shuffle the same way.
+struct SplitMix64: RandomNumberGenerator {
+  var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

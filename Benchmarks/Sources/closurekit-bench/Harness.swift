@@ -1,0 +1,113 @@
+import Foundation
+
+/// One benchmark suite: a name for the command line and a body that prints its table.
+struct Suite: Sendable {
+  let name: String
+  let run: @Sendable () async -> Void
+}
+
+/// Keeps the optimiser from deleting the work being measured.
+@inline(never)
+func blackHole<T>(_ value: T) {
+  withExtendedLifetime(value) {}
+}
+
+/// A counter mutated by benchmark handlers on one thread at a time.
+///
+/// `@unchecked Sendable`: each benchmark touches a counter from one thread only.
+final class Counter: @unchecked Sendable {
+  var value = 0
+}
+
+/// Nanoseconds per iteration of `body`: the median of `rounds` timed runs of `iterations` each.
+func nanoseconds(iterations: Int, rounds: Int = 9, _ body: () -> Void) -> Double {
+  let clock = ContinuousClock()
+  var samples: [Double] = []
+  for _ in 0..<rounds {
+    let elapsed = clock.measure {
+      for _ in 0..<iterations { body() }
+    }
+    samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+  }
+  samples.sort()
+  return samples[samples.count / 2] / Double(iterations)
+}
+
+/// Nanoseconds of one run of `body`, the median of `rounds` runs.
+func nanosecondsOnce(rounds: Int = 5, _ body: () -> Void) -> Double {
+  nanoseconds(iterations: 1, rounds: rounds, body)
+}
+
+/// Async variant of ``nanosecondsOnce(rounds:_:)``.
+func nanosecondsOnce(rounds: Int = 5, _ body: () async -> Void) async -> Double {
+  let clock = ContinuousClock()
+  var samples: [Double] = []
+  for _ in 0..<rounds {
+    let start = clock.now
+    await body()
+    let elapsed = start.duration(to: clock.now)
+    samples.append(Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9)
+  }
+  samples.sort()
+  return samples[samples.count / 2]
+}
+
+/// The resident set size of this process, in bytes.
+func residentBytes() -> Int {
+  guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+  let fields = statm.split(separator: " ")
+  guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+  return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+}
+
+/// A table printed as rows of name, value and ratio to the row marked as baseline.
+struct Table {
+  let title: String
+  let unit: String
+  private(set) var rows: [(name: String, value: Double, baseline: Bool)] = []
+
+  init(_ title: String, unit: String = "ns/op") {
+    self.title = title
+    self.unit = unit
+  }
+
+  mutating func add(_ name: String, _ value: Double, baseline: Bool = false) {
+    rows.append((name, value, baseline))
+  }
+
+  func print() {
+    let baseline = rows.first(where: \.baseline)?.value
+    Swift.print("\n\(title)")
+    let width = max(rows.map(\.name.count).max() ?? 0, 20)
+    for row in rows {
+      let name = row.name.padding(toLength: width)
+      let value = format(row.value).leftPadding(toLength: 12)
+      var line = "  \(name)  \(value) \(unit)"
+      if let baseline, baseline > 0 {
+        line += "   x\(format(row.value / baseline, decimals: 2))"
+        if row.baseline { line += " (baseline)" }
+      }
+      Swift.print(line)
+    }
+  }
+}
+
+func format(_ value: Double, decimals: Int = 1) -> String {
+  var scale = 1.0
+  for _ in 0..<decimals { scale *= 10 }
+  let rounded = (value * scale).rounded() / scale
+  let text = "\(rounded)"
+  guard let dot = text.firstIndex(of: ".") else { return text }
+  let fraction = text[text.index(after: dot)...]
+  return String(text[..<dot]) + "." + fraction.padding(toLength: decimals, with: "0")
+}
+
+extension StringProtocol {
+  func padding(toLength length: Int, with pad: Character = " ") -> String {
+    count >= length ? String(self) : String(self) + String(repeating: pad, count: length - count)
+  }
+
+  func leftPadding(toLength length: Int) -> String {
+    count >= length ? String(self) : String(repeating: " ", count: length - count) + String(self)
+  }
+}

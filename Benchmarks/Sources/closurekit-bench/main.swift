@@ -1,0 +1,17 @@
+// closurekit-bench: ClosureKit against its baselines, side by side, in one run.
+// Usage: swift run -c release --package-path Benchmarks closurekit-bench [suite ...]
+
+/// Every suite, in order. Each capability adds its suite here and in a file of its own.
+let suites: [Suite] = [
+  eventsSuite
+]
+
+let requested = Set(CommandLine.arguments.dropFirst())
+if requested.contains("--help") {
+  print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
+} else {
+  for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+    print("\n### \(suite.name)")
+    await suite.run()
+  }
+}

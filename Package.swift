@@ -1,0 +1,38 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+  name: "ClosureKit",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "ClosureKit", targets: ["ClosureKit"]),
+    .library(name: "ClosureKitFoundation", targets: ["ClosureKitFoundation"]),
+    .library(name: "ClosureKitTesting", targets: ["ClosureKitTesting"]),
+    .executable(name: "closurekit-demo", targets: ["closurekit-demo"]),
+  ],
+  targets: [
+    .target(name: "ClosureKit"),
+    .target(name: "ClosureKitFoundation", dependencies: ["ClosureKit"]),
+    .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
+    .executableTarget(
+      name: "closurekit-demo",
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting"]
+    ),
+    .testTarget(name: "ClosureKitTests", dependencies: ["ClosureKit", "ClosureKitTesting"]),
+    .testTarget(
+      name: "ClosureKitFoundationTests",
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting"]
+    ),
+  ],
+  swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+  var settings = target.swiftSettings ?? []
+  settings.append(contentsOf: [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+  ])
+  target.swiftSettings = settings
+}

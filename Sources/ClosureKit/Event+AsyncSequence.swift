@@ -1,0 +1,55 @@
+extension Event {
+  /// The payloads sent from now on, as an `AsyncSequence`, buffered without limit.
+  ///
+  /// ```swift
+  /// let messages = Event<String>()
+  /// Task {
+  ///   for await message in messages.values { print(message) }
+  /// }
+  /// ```
+  ///
+  /// > Important: Registration happens when you read the property, so payloads sent before the
+  /// > loop starts are buffered. Cancelling the consuming task, or dropping the sequence, removes
+  /// > the registration; the sequence finishes when the event is deallocated.
+  public var values: AsyncStream<Payload> {
+    values(bufferingPolicy: .unbounded)
+  }
+
+  /// The payloads sent from now on, as an `AsyncSequence`, with a buffering policy.
+  ///
+  /// ```swift
+  /// for await position in scrolled.values(bufferingPolicy: .bufferingNewest(1)) {
+  ///   render(position)   // a slow consumer only sees the newest position
+  /// }
+  /// ```
+  ///
+  /// - Parameter bufferingPolicy: What to keep while the consumer is busy: `.unbounded`,
+  ///   `.bufferingNewest(n)` or `.bufferingOldest(n)`.
+  /// - Returns: A sequence with its own registration on this event.
+  ///
+  /// > Important: Same rules as ``values``. Each call makes a new, independent registration.
+  public func values(
+    bufferingPolicy: AsyncStream<Payload>.Continuation.BufferingPolicy
+  ) -> AsyncStream<Payload> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Payload.self, bufferingPolicy: bufferingPolicy)
+    let finisher = StreamFinisher(continuation)
+    let subscription = addHandler { payload in
+      finisher.continuation.yield(payload)
+    }
+    continuation.onTermination = { _ in subscription.cancel() }
+    return stream
+  }
+}
+
+/// Finishes an `AsyncStream` when the handler that feeds it is released (the event is gone).
+final class StreamFinisher<Element: Sendable>: Sendable {
+  let continuation: AsyncStream<Element>.Continuation
+
+  init(_ continuation: AsyncStream<Element>.Continuation) {
+    self.continuation = continuation
+  }
+
+  deinit {
+    continuation.finish()
+  }
+}

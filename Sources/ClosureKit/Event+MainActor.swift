@@ -1,0 +1,53 @@
+extension Event {
+  /// Registers a `@MainActor` handler; it always runs asynchronously on the main actor.
+  ///
+  /// ```swift
+  /// @MainActor final class Screen {
+  ///   var title = ""
+  ///   func bind(to renamed: Event<String>) {
+  ///     renamed.addHandler { @MainActor name in self.title = name }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Write `@MainActor` in the closure to choose this overload.
+  ///
+  /// - Parameter handler: Receives each payload on the main actor.
+  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
+  /// > Important: Delivered as with ``Delivery/mainActor``: in send order, never synchronously,
+  /// > and not at all once the token is cancelled, even if already enqueued.
+  @discardableResult
+  public func addHandler(_ handler: @escaping @MainActor @Sendable (Payload) -> Void) -> Subscription {
+    addHandler(on: .mainActor, Self.onMainActor(handler))
+  }
+
+  /// Registers a `@MainActor` handler bound to `owner`.
+  ///
+  /// ```swift
+  /// renamed.addHandler(owner: self) { @MainActor screen, name in screen.title = name }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - handler: Receives the owner and each payload on the main actor.
+  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
+  /// > Important: Delivered as with ``Delivery/mainActor``.
+  @discardableResult
+  public func addHandler<Owner: AnyObject & Sendable>(
+    owner: Owner,
+    _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
+  ) -> Subscription {
+    addHandler(owner: owner, on: .mainActor) { owner, payload in
+      MainActor.assumeIsolated { handler(owner, payload) }
+    }
+  }
+
+  /// Adapts a main-actor handler for ``Delivery/mainActor``, which runs it on the main actor.
+  static func onMainActor(
+    _ handler: @escaping @MainActor @Sendable (Payload) -> Void
+  ) -> @Sendable (Payload) -> Void {
+    { payload in MainActor.assumeIsolated { handler(payload) } }
+  }
+}

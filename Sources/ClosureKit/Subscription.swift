@@ -1,0 +1,139 @@
+import Synchronization
+
+/// A token that removes one registered handler.
+///
+/// Every registration in ClosureKit returns a `Subscription`. Dropping it does **not** end the
+/// handler (as with UIKit's `addAction(_:for:)`); keep it only to remove the handler later, or put
+/// it in a ``SubscriptionBag`` to tie several handlers to one lifetime.
+///
+/// ```swift
+/// let tapped = Event<Int>()
+/// let subscription = tapped.addHandler { count in print("tapped", count) }
+/// subscription.cancel()   // the handler will not run again; its captures are released
+/// ```
+///
+/// You can also wrap your own clean-up in a subscription:
+///
+/// ```swift
+/// let subscription = Subscription { print("cleaned up") }
+/// ```
+///
+/// > Important: `cancel()` is idempotent and may be called from any thread, also from inside the
+/// > handler it removes. After it returns, no delivery of that handler *starts*, including
+/// > deliveries already queued on a `DispatchQueue`; a call already running on another thread may
+/// > finish.
+public final class Subscription: @unchecked Sendable, Hashable {
+  // @unchecked Sendable: `node` is read and written only under the lock of `source`.
+
+  /// The source that owns the registration. Strong: a source's internal list is small, and the
+  /// user-facing object (the event, the timer) ends every handler from its own deinit.
+  let source: any SubscriptionSource
+  /// The source's record of this registration; `nil` once it has ended. Guarded by `source`.
+  @usableFromInline @exclusivity(unchecked) var node: AnyObject?
+
+  package init(source: any SubscriptionSource, node: AnyObject?) {
+    self.source = source
+    self.node = node
+  }
+
+  deinit {
+    source.subscriptionWillDeinit(self)
+  }
+
+  /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
+  ///
+  /// ```swift
+  /// let subscription = Subscription { connection.close() }
+  /// subscription.store(in: bag)
+  /// ```
+  ///
+  /// - Parameter onCancel: Runs exactly once, on the thread that first calls ``cancel()``.
+  ///
+  /// > Important: `onCancel` is released right after it runs. It is never run if the
+  /// > subscription is never cancelled: dropping the token does not cancel it.
+  public convenience init(onCancel: @escaping @Sendable () -> Void) {
+    self.init(source: ClosureSubscriptionSource(onCancel), node: nil)
+  }
+
+  /// Removes the handler. Idempotent; safe from any thread and from inside the handler.
+  ///
+  /// ```swift
+  /// subscription.cancel()
+  /// subscription.cancel()   // no effect
+  /// ```
+  ///
+  /// > Important: When this returns, no new delivery of the handler starts, and what the handler
+  /// > captured has been released, unless a send on another thread is running right now (then it
+  /// > is released when that send returns) or deliveries were already queued on a `DispatchQueue`
+  /// > (then it is released when those are dropped, unrun).
+  public func cancel() {
+    source.cancel(self)
+  }
+
+  /// Whether the handler has ended: cancelled, run as a one-shot, its owner deallocated, or its
+  /// source deallocated.
+  ///
+  /// ```swift
+  /// let subscription = event.once { print($0) }
+  /// event.send(1)
+  /// assert(subscription.isCancelled)
+  /// ```
+  public var isCancelled: Bool {
+    source.isCancelled(self)
+  }
+
+  /// Adds this subscription to `bag`, so it is cancelled when the bag is cancelled or deinitialised.
+  ///
+  /// ```swift
+  /// let bag = SubscriptionBag()
+  /// event.addHandler { print($0) }.store(in: bag)
+  /// ```
+  ///
+  /// - Parameter bag: The bag that will cancel this subscription.
+  public func store(in bag: SubscriptionBag) {
+    bag.insert(self)
+  }
+
+  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+    lhs === rhs
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(ObjectIdentifier(self))
+  }
+}
+
+/// What a ``Subscription`` talks to: the event, control, timer or other source that owns the
+/// registration. `package` so that ClosureKit's other modules can build their own sources.
+package protocol SubscriptionSource: AnyObject, Sendable {
+  /// Ends the registration recorded in `subscription.node`. Idempotent.
+  func cancel(_ subscription: Subscription)
+  /// Whether the registration recorded in `subscription.node` has ended.
+  func isCancelled(_ subscription: Subscription) -> Bool
+  /// Called from the token's deinit: forget any reference back to `subscription`.
+  func subscriptionWillDeinit(_ subscription: Subscription)
+}
+
+/// The source behind ``Subscription/init(onCancel:)``: runs a closure once.
+final class ClosureSubscriptionSource: SubscriptionSource {
+  /// The clean-up closure; `nil` once it has run.
+  private let onCancel: Mutex<(@Sendable () -> Void)?>
+
+  init(_ onCancel: @escaping @Sendable () -> Void) {
+    self.onCancel = Mutex(onCancel)
+  }
+
+  func cancel(_ subscription: Subscription) {
+    let action = onCancel.withLock { action in
+      defer { action = nil }
+      return action
+    }
+    action?()
+  }
+
+  func isCancelled(_ subscription: Subscription) -> Bool {
+    onCancel.withLock { $0 == nil }
+  }
+
+  func subscriptionWillDeinit(_ subscription: Subscription) {}
+}

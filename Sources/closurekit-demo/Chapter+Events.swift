@@ -1,0 +1,74 @@
+import ClosureKit
+
+/// The kinds of a headless button, as `UIControl.Event` has them.
+struct ButtonEvent: OptionSet, Sendable {
+  let rawValue: Int
+  static let touchDown = ButtonEvent(rawValue: 1 << 0)
+  static let touchUpInside = ButtonEvent(rawValue: 1 << 1)
+}
+
+/// A button with no screen: `press()` sends its control events, as a user's tap would.
+final class HeadlessButton: Sendable {
+  let title: String
+  let actions = ControlActions<ButtonEvent, HeadlessButton>()
+
+  init(title: String) { self.title = title }
+
+  func press() {
+    print("  [\(title)] pressed")
+    actions.sendActions(for: .touchDown, with: self)
+    actions.sendActions(for: .touchUpInside, with: self)
+  }
+}
+
+/// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
+final class CounterScreen: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+  deinit { print("  \(name) deallocated") }
+  func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
+}
+
+extension Chapter {
+  static let events = Chapter(
+    name: "events",
+    summary: "Events and control actions: add, send, remove by token, owner binding"
+  ) {
+    let button = HeadlessButton(title: "Save")
+
+    print("1. An action for two kinds runs once per kind, never twice for one send:")
+    button.actions.addAction(for: [.touchDown, .touchUpInside]) { button in
+      print("  action for [.touchDown, .touchUpInside] ran on \(button.title)")
+    }
+    let logToken = button.actions.addAction(for: .touchUpInside) { _ in print("  log: touchUpInside") }
+    button.press()
+
+    print("\n2. Cancelling one token removes that action only:")
+    logToken.cancel()
+    button.press()
+
+    print("\n3. An owner-bound action stops when its owner is deallocated:")
+    var screen: CounterScreen? = CounterScreen(name: "CounterScreen")
+    if let screen {
+      button.actions.addAction(for: .touchUpInside, owner: screen) { screen, button in screen.increment(button) }
+    }
+    button.press()
+    screen = nil
+    button.press()
+    print("  actions left for .touchUpInside: \(button.actions.actionCount(for: .touchUpInside))")
+
+    print("\n4. An Event with a one-shot handler and an async sequence:")
+    let saved = Event<String>()
+    saved.once { print("  once: first save of \($0)") }
+    let stream = saved.values(bufferingPolicy: .bufferingNewest(8))
+    saved.send("a.txt")
+    saved.send("b.txt")
+    var received: [String] = []
+    for await name in stream {
+      received.append(name)
+      if received.count == 2 { break }
+    }
+    print("  values: \(received)")
+    print("  handlers left: \(saved.handlerCount)")
+  }
+}

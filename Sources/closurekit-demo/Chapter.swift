@@ -1,0 +1,14 @@
+/// One chapter of the guided tour.
+struct Chapter: Sendable {
+  /// The name typed on the command line: `swift run closurekit-demo events`.
+  let name: String
+  /// One line for `--help`.
+  let summary: String
+  /// Prints the chapter. Runs on the main actor; may await.
+  let run: @MainActor @Sendable () async throws -> Void
+}
+
+/// Every chapter, in tour order. Each capability adds its chapter here and in a file of its own.
+let allChapters: [Chapter] = [
+  .events
+]

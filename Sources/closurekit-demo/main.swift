@@ -1,0 +1,57 @@
+// The guided tour: `swift run closurekit-demo` runs every chapter, `--help` lists them,
+// `swift run closurekit-demo events` runs one.
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+
+func printHelp() {
+  print(
+    """
+    closurekit-demo: a guided tour of ClosureKit.
+
+    Usage: closurekit-demo [chapter ...]
+           closurekit-demo --help
+
+    With no chapter, runs them all in order. Chapters:
+    """
+  )
+  let width = allChapters.map(\.name.count).max() ?? 0
+  for chapter in allChapters {
+    let padding = String(repeating: " ", count: width - chapter.name.count)
+    print("  \(chapter.name)\(padding)  \(chapter.summary)")
+  }
+}
+
+if arguments.contains("--help") || arguments.contains("-h") {
+  printHelp()
+  exit(0)
+}
+
+var selected: [Chapter] = []
+for name in arguments {
+  guard let chapter = allChapters.first(where: { $0.name == name }) else {
+    print("closurekit-demo: no chapter named '\(name)'.\n")
+    printHelp()
+    exit(2)
+  }
+  selected.append(chapter)
+}
+if selected.isEmpty { selected = allChapters }
+
+for (number, chapter) in selected.enumerated() {
+  if number > 0 { print("") }
+  let title = "\(chapter.name): \(chapter.summary)"
+  print(title)
+  print(String(repeating: "=", count: title.count))
+  do {
+    try await chapter.run()
+  } catch {
+    print("closurekit-demo: chapter '\(chapter.name)' failed: \(error)")
+    exit(1)
+  }
+}

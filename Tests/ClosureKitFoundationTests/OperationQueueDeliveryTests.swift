@@ -1,0 +1,26 @@
+import ClosureKit
+import ClosureKitFoundation
+import ClosureKitTesting
+import Foundation
+import Testing
+
+@Suite struct OperationQueueDeliveryTests {
+  @Test func operationQueueDeliveryRunsHandlersInSendOrderOnASerialQueue() async {
+    let queue = OperationQueue()
+    queue.maxConcurrentOperationCount = 1
+    let event = Event<Int>()
+    let done = Expectation(count: 3)
+    let received = Mutex<[Int]>([])
+    event.addHandler(on: .operationQueue(queue)) { value in
+      received.withLock { $0.append(value) }
+      done.fulfill()
+    }
+    event.send(1)
+    event.send(2)
+    event.send(3)
+    #expect(await done.wait(timeout: .seconds(10)))
+    #expect(received.withLock { $0 } == [1, 2, 3])
+  }
+}
+
+import Synchronization

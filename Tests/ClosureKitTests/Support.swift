@@ -1,0 +1,21 @@
+import Synchronization
+
+/// A thread-safe counter for handlers.
+final class Counter: Sendable {
+  private let storage = Mutex(0)
+  var value: Int { storage.withLock { $0 } }
+  func increment() { storage.withLock { $0 += 1 } }
+}
+
+/// A thread-safe list that handlers append to, to check order.
+final class Recorder<Element: Sendable>: Sendable {
+  private let storage = Mutex<[Element]>([])
+  var values: [Element] { storage.withLock { $0 } }
+  func append(_ element: Element) { storage.withLock { $0.append(element) } }
+}
+
+/// An object whose deallocation a test can observe through a `weak` reference.
+final class Tracked: Sendable {
+  let name: String
+  init(_ name: String = "tracked") { self.name = name }
+}
