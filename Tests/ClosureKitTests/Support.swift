@@ -19,3 +19,12 @@ final class Tracked: Sendable {
   let name: String
   init(_ name: String = "tracked") { self.name = name }
 }
+
+/// A thread-safe optional slot, for a token that a handler refers to.
+final class Slot<Value: Sendable>: Sendable {
+  private let storage = Mutex<Value?>(nil)
+  var value: Value? {
+    get { storage.withLock { $0 } }
+    set { storage.withLock { $0 = newValue } }
+  }
+}
