@@ -1,4 +1,3 @@
-import Synchronization
 
 /// A set of subscriptions that ends together: on ``cancelAll()`` or when the bag is deinitialised.
 ///
@@ -19,7 +18,7 @@ import Synchronization
 /// > that is being cancelled may insert into or cancel the same bag.
 public final class SubscriptionBag: Sendable {
   /// The subscriptions not yet cancelled through this bag.
-  private let subscriptions = Mutex<[Subscription]>([])
+  private let subscriptions = Locked<[Subscription]>([])
 
   /// Creates an empty bag.
   ///

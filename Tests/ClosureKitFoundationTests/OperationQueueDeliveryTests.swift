@@ -10,7 +10,7 @@ import Testing
     queue.maxConcurrentOperationCount = 1
     let event = Event<Int>()
     let done = Expectation(count: 3)
-    let received = Mutex<[Int]>([])
+    let received = Locked<[Int]>([])
     event.addHandler(on: .operationQueue(queue)) { value in
       received.withLock { $0.append(value) }
       done.fulfill()
@@ -23,4 +23,3 @@ import Testing
   }
 }
 
-import Synchronization
