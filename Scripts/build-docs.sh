@@ -11,7 +11,7 @@ triple=$(swiftc -print-target-info | sed -n 's/.*"unversionedTriple": "\(.*\)".*
 
 for module in ClosureKit ClosureKitFoundation ClosureKitTesting; do
   graphs=".build/symbol-graphs/$module"
-  rm -rf "$graphs" && mkdir -p "$graphs"
+  rm -rf "$graphs" ".build/docs/$module" && mkdir -p "$graphs" .build/docs
   swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" \
     -minimum-access-level public -output-dir "$graphs" -skip-synthesized-members
   catalog="Sources/$module/Documentation.docc"

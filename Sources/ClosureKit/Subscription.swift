@@ -1,4 +1,3 @@
-
 /// A token that removes one registered handler.
 ///
 /// Every registration in ClosureKit returns a `Subscription`. Dropping it does **not** end the

@@ -1,4 +1,3 @@
-
 /// A set of subscriptions that ends together: on ``cancelAll()`` or when the bag is deinitialised.
 ///
 /// Keep one bag per owner (a view model, a connection, a test) instead of one property per token.

@@ -22,4 +22,3 @@ import Testing
     #expect(received.withLock { $0 } == [1, 2, 3])
   }
 }
-
