@@ -7,7 +7,9 @@ let suites: [Suite] = [
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
-if requested.contains("--help") {
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
+  memoryProbe(CommandLine.arguments[2])
+} else if requested.contains("--help") {
   print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
 } else {
   for suite in suites where requested.isEmpty || requested.contains(suite.name) {
