@@ -64,6 +64,7 @@ final class TerminalIO: Sendable {
 
   /// Reads one byte, waiting at most `timeout` milliseconds (`-1`: no limit).
   func readByte(timeout: Int32 = -1) -> Input {
+    guard input >= 0 else { return .end }
     while true {
       if isCancelled { return .end }
       var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]

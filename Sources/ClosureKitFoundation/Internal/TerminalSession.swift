@@ -50,6 +50,7 @@ struct TerminalSession {
   }
 
   func run() -> DialogAnswer {
+    fflush(nil)  // what the program printed with `print` comes before the dialog
     if mode == .raw {
       let answer = TerminalModeGuard.with(input: io.input, output: io.output, modify: Self.makeRaw) {
         io.emit("\(Self.escape)[?25l")
@@ -100,12 +101,13 @@ struct TerminalSession {
     var needsText = !request.textFields.isEmpty
     let count = request.buttons.count
     let range = count == 1 ? "1" : "1-\(count)"
+    let spelledRange = count == 1 ? "1" : "1 to \(count)"
     while true {
       if needsText {
         for index in request.textFields.indices {
           io.emit(prompt(forField: index))
           guard let text = readLine(isSecure: request.textFields[index].isSecure) else {
-            io.emit("\n")
+            io.emit("(end of input)\n")
             return .dismissed(textFieldValues: values)
           }
           values[index] = text
@@ -114,11 +116,11 @@ struct TerminalSession {
       }
       io.emit("Choose \(range) (number or title): ")
       guard let answer = readLine(isSecure: false) else {
-        io.emit("\n")
+        io.emit("(end of input)\n")
         return .dismissed(textFieldValues: values)
       }
       guard let index = parseChoice(answer) else {
-        io.emit("Invalid answer \u{201C}\(answer)\u{201D}: type a number from \(range) or a button title.\n")
+        io.emit("Invalid answer \u{201C}\(answer)\u{201D}: type a number from \(spelledRange) or a button title.\n")
         continue
       }
       guard request.isButtonEnabled(at: index, textFieldValues: values) else {
