@@ -1,5 +1,6 @@
 public import ClosureKit
 public import Foundation
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -82,6 +83,8 @@ public struct TerminalPresenter: DialogPresenter {
   public func present(_ request: DialogRequest) async -> DialogAnswer {
     let io = TerminalIO(input: input, output: output)
     let environment = environment
+    // The thread object may outlive the answer; it must not keep the validation closure alive.
+    let handOff = HandOff(request)
     return await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<DialogAnswer, Never>) in
         let thread = Thread {
@@ -90,9 +93,9 @@ public struct TerminalPresenter: DialogPresenter {
           sigaddset(&blocked, SIGPIPE)
           pthread_sigmask(SIG_BLOCK, &blocked, nil)
           terminalSessionLock.lock()
-          let answer = TerminalSession(io: io, request: request, environment: environment).run()
+          let answer = handOff.take().map { TerminalSession(io: io, request: $0, environment: environment).run() }
           terminalSessionLock.unlock()
-          continuation.resume(returning: answer)
+          continuation.resume(returning: answer ?? .dismissed(textFieldValues: []))
         }
         thread.name = "ClosureKit.TerminalPresenter"
         thread.start()
@@ -101,6 +104,14 @@ public struct TerminalPresenter: DialogPresenter {
       io.cancel()
     }
   }
+}
+
+/// A value handed to another thread once, so that the sender keeps no reference to it.
+final class HandOff<Value: Sendable>: Sendable {
+  private let value: Mutex<Value?>
+  init(_ value: Value) { self.value = Mutex(value) }
+  /// The value, the first time; `nil` afterwards.
+  func take() -> Value? { value.withLock { $0.take() } }
 }
 
 /// One terminal dialog at a time per process.

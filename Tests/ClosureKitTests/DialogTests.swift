@@ -279,11 +279,13 @@ struct FixedPresenter: DialogPresenter {
   // MARK: Programmer errors
 
   @Test func aSecondCancelButtonStopsWithAMessageNamingRole() async {
-    await #expect(processExitsWith: .failure) {
+    let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let alert = Alert(title: "T")
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Close", role: .cancel)
     }
+    let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("argument `role` is .cancel"))
   }
 
   @Test func addingAButtonAfterPresentingStops() async {

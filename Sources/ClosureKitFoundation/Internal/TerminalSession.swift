@@ -105,8 +105,7 @@ struct TerminalSession {
     while true {
       if needsText {
         for index in request.textFields.indices {
-          io.emit(prompt(forField: index))
-          guard let text = readLine(isSecure: request.textFields[index].isSecure) else {
+          guard let text = readLine(prompt: prompt(forField: index), isSecure: request.textFields[index].isSecure) else {
             io.emit("(end of input)\n")
             return .dismissed(textFieldValues: values)
           }
@@ -114,8 +113,7 @@ struct TerminalSession {
         }
         needsText = false
       }
-      io.emit("Choose \(range) (number or title): ")
-      guard let answer = readLine(isSecure: false) else {
+      guard let answer = readLine(prompt: "Choose \(range) (number or title): ", isSecure: false) else {
         io.emit("(end of input)\n")
         return .dismissed(textFieldValues: values)
       }
@@ -136,22 +134,25 @@ struct TerminalSession {
     }
   }
 
-  /// Reads one line; from a pipe, echoes it (secure text as nothing); on a dumb terminal, turns
-  /// echo off for secure text.
-  private func readLine(isSecure: Bool) -> String? {
+  /// Shows `prompt` and reads one line; from a pipe, echoes it (secure text as nothing); on a
+  /// dumb terminal, turns echo off for secure text before the prompt appears.
+  private func readLine(prompt: String, isSecure: Bool) -> String? {
     switch mode {
     case .pipe:
+      io.emit(prompt)
       let line = io.readLine()
       if let line { io.emit((isSecure ? "" : line) + "\n") }
       return line
     case .lineTerminal where isSecure:
       let line =
         TerminalModeGuard.with(input: io.input, output: io.output, modify: { $0.c_lflag &= ~tcflag_t(ECHO) }) {
-          io.readLine()
-        } ?? io.readLine()
+          io.emit(prompt)
+          return io.readLine()
+        } ?? readLine(prompt: prompt, isSecure: false)
       if line != nil { io.emit("\n") }
       return line
     default:
+      io.emit(prompt)
       return io.readLine()
     }
   }
