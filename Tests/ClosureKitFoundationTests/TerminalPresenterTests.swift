@@ -178,7 +178,9 @@ import Testing
       let tracked = Tracked()
       captured = tracked
       alert.addButton("OK") { _ in _ = tracked }
-      alert.enableButtons { _ in _ = tracked; return true }
+      alert.enableButtons { _ in
+        _ = tracked; return true
+      }
     }
     #expect(captured != nil)
     _ = try await presentFromPipe({ try await alert.present(on: $0) }, input: "1\n")
@@ -352,7 +354,8 @@ import Testing
     while interruptsSeen.load(ordering: .sequentiallyConsistent) == seenBefore && ContinuousClock.now < deadline {
       sched_yield()
     }
-    #expect(interruptsSeen.load(ordering: .sequentiallyConsistent) == seenBefore + 1, "re-raised to the previous action")
+    #expect(
+      interruptsSeen.load(ordering: .sequentiallyConsistent) == seenBefore + 1, "re-raised to the previous action")
     terminal.type("\r")  // the terminal is back in line mode: a newline ends the line
     let result = try await task.value
     #expect(result.index == 1)

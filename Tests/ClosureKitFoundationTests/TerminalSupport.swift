@@ -105,7 +105,8 @@ final class PseudoTerminal: Sendable {
       let remaining = deadline - ContinuousClock.now
       if remaining <= .zero { return false }
       var fds = [pollfd(fd: primary, events: Int16(POLLIN), revents: 0)]
-      let milliseconds = Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
+      let milliseconds = Int32(
+        remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000)
       guard poll(&fds, 1, max(milliseconds, 1)) > 0 else { continue }
       var buffer = [UInt8](repeating: 0, count: 4096)
       let count = buffer.withUnsafeMutableBytes { posixRead(primary, $0.baseAddress!, $0.count) }
@@ -141,7 +142,9 @@ final class PseudoTerminal: Sendable {
 func essentials(_ settings: termios) -> [UInt] {
   var settings = settings
   let cc = withUnsafeBytes(of: &settings.c_cc) { Array($0) }
-  return [UInt(settings.c_lflag), UInt(settings.c_iflag), UInt(settings.c_oflag), UInt(cc[Int(VMIN)]), UInt(cc[Int(VTIME)])]
+  return [
+    UInt(settings.c_lflag), UInt(settings.c_iflag), UInt(settings.c_oflag), UInt(cc[Int(VMIN)]), UInt(cc[Int(VTIME)]),
+  ]
 }
 
 /// An alert with Cancel (0), OK (1) and Delete (2, destructive), recording which closure ran.

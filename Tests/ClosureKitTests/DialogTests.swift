@@ -32,10 +32,11 @@ struct FixedPresenter: DialogPresenter {
     let alert = Alert(title: "T", message: "M", cancelButtonTitle: "Cancel", otherButtonTitles: "One", "Two") {
       received.append($0)
     }
-    #expect(alert.buttons == [
-      DialogButton(title: "Cancel", role: .cancel), DialogButton(title: "One", role: .default),
-      DialogButton(title: "Two", role: .default),
-    ])
+    #expect(
+      alert.buttons == [
+        DialogButton(title: "Cancel", role: .cancel), DialogButton(title: "One", role: .default),
+        DialogButton(title: "Two", role: .default),
+      ])
     #expect(alert.cancelButtonIndex == 0)
     let result = try await alert.present(on: ScriptedPresenter([.chooseTitled("Two")]))
     #expect(result.index == 2)
@@ -73,7 +74,9 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func chosenActionRunsOnceThenTheWholeDialogHandlerBeforePresentReturns() async throws {
     let calls = Recorder<String>()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { calls.append("handler \($0)") }
+    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
+      calls.append("handler \($0)")
+    }
     alert.addButton("More") { result in calls.append("More \(result.index ?? -9)") }
     let result = try await alert.present(on: ScriptedPresenter([.choose(2)]))
     #expect(calls.values == ["More 2", "handler 2"])
@@ -117,7 +120,9 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func dismissalChoosesTheCancelButton() async throws {
     let calls = Recorder<String>()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { calls.append("handler \($0)") }
+    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
+      calls.append("handler \($0)")
+    }
     let sheet = ActionSheet(title: "T")
     sheet.addButton("Share") { _ in calls.append("Share") }
     sheet.addButton("Close", role: .cancel) { result in calls.append("Close dismissed=\(result.isDismissed)") }
@@ -151,9 +156,10 @@ struct FixedPresenter: DialogPresenter {
     let result = try await login.present(on: presenter)
     #expect(result.textFieldValues == ["bob", "hunter2"])
     #expect(seen.values == [["bob", "hunter2"]])
-    #expect(presenter.presentedRequests.first?.textFields == [
-      DialogTextField(placeholder: "Name", isSecure: false), DialogTextField(placeholder: "Password", isSecure: true),
-    ])
+    #expect(
+      presenter.presentedRequests.first?.textFields == [
+        DialogTextField(placeholder: "Name", isSecure: false), DialogTextField(placeholder: "Password", isSecure: true),
+      ])
   }
 
   @Test func validationDisablesEveryButtonButCancelUntilTheTextIsValid() async throws {
@@ -227,7 +233,9 @@ struct FixedPresenter: DialogPresenter {
       alert.addTextField()
       alert.addButton("Chosen") { _ in _ = chosenCapture }
       alert.addButton("Other") { _ in _ = otherCapture }
-      alert.enableButtons { _ in _ = ruleCapture; return true }
+      alert.enableButtons { _ in
+        _ = ruleCapture; return true
+      }
     }
     #expect(chosen != nil && other != nil && handler != nil && rule != nil)
     _ = try await alert.present(on: ScriptedPresenter([.choose(2)]))
@@ -272,7 +280,8 @@ struct FixedPresenter: DialogPresenter {
     #expect(shown.style == .actionSheet)
     #expect(shown.title == "Photo")
     #expect(shown.message == "Choose")
-    #expect(shown.buttons == [DialogButton(title: "Share", role: .default), DialogButton(title: "Cancel", role: .cancel)])
+    #expect(
+      shown.buttons == [DialogButton(title: "Share", role: .default), DialogButton(title: "Cancel", role: .cancel)])
     #expect(shown.textFields.isEmpty)
   }
 

@@ -105,7 +105,8 @@ struct TerminalSession {
     while true {
       if needsText {
         for index in request.textFields.indices {
-          guard let text = readLine(prompt: prompt(forField: index), isSecure: request.textFields[index].isSecure) else {
+          guard let text = readLine(prompt: prompt(forField: index), isSecure: request.textFields[index].isSecure)
+          else {
             io.emit("(end of input)\n")
             return .dismissed(textFieldValues: values)
           }
