@@ -19,7 +19,7 @@ import Synchronization
 /// let result = try await alert.present(on: TerminalPresenter())
 /// ```
 ///
-/// On a terminal (`input` is a TTY and `TERM` is set and not `dumb`) it switches to raw mode
+/// On a terminal (`input` and `output` are TTYs, `TERM` is set and not `dumb`) it uses raw mode
 /// and shows a menu: Up/Down (or Tab, `j`/`k`) move, Enter chooses, a button's number chooses
 /// it at once, Esc, Ctrl-C or Ctrl-D dismiss. Text fields are edited first, one line each;
 /// secure text is not echoed. The terminal's settings are restored on return and when the

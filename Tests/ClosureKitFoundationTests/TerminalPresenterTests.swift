@@ -66,8 +66,8 @@ import Testing
     )
     #expect(result.index == 0)
     #expect(result.isDismissed == false)
-    #expect(output.contains("Invalid answer \u{201C}7\u{201D}: type a number from 1 to 3 or a button title.\n"))
-    #expect(output.contains("Invalid answer \u{201C}maybe\u{201D}"))
+    #expect(output.contains("Invalid answer \"7\": type a number from 1 to 3 or a button title.\n"))
+    #expect(output.contains("Invalid answer \"maybe\""))
     #expect(output.split(separator: "Choose 1-3", omittingEmptySubsequences: false).count - 1 == 4)
     #expect(ran.values == ["Cancel"])
   }
@@ -102,7 +102,7 @@ import Testing
     )
     #expect(result.index == 1)
     #expect(result.textFieldValues == ["bob"])
-    #expect(output.contains("\u{201C}Sign in\u{201D} is not available with this text; enter it again.\nName: bob\n"))
+    #expect(output.contains("\"Sign in\" is not available with this text; enter it again.\nName: bob\n"))
   }
 
   @Test func pipeConsumesOnlyItsOwnAnswerSoTheNextDialogReadsTheRest() async throws {

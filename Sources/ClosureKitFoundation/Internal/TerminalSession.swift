@@ -12,9 +12,11 @@ import ClosureKit
 struct TerminalSession {
   /// How the session talks to the user.
   enum Mode: Equatable {
-    /// A capable terminal: raw mode, arrow keys, Enter, numbers, redrawn menu.
+    /// Input and output are a terminal and `TERM` is set and not `dumb`: raw mode, arrow keys,
+    /// Enter, numbers, a redrawn menu.
     case raw
-    /// A terminal with `TERM=dumb` (or unset): one line per answer, the terminal echoes.
+    /// Input is a terminal, but `TERM` is `dumb` or unset or the output is not a terminal: one
+    /// line per answer, the terminal echoes.
     case lineTerminal
     /// Not a terminal: one line per answer, echoed by the session so the transcript reads well.
     case pipe
@@ -42,7 +44,8 @@ struct TerminalSession {
     self.request = request
     let term = environment["TERM"] ?? ""
     if isatty(io.input) == 1 {
-      mode = term.isEmpty || term == "dumb" ? .lineTerminal : .raw
+      let canDraw = isatty(io.output) == 1 && !term.isEmpty && term != "dumb"
+      mode = canDraw ? .raw : .lineTerminal
     } else {
       mode = .pipe
     }
@@ -81,7 +84,7 @@ struct TerminalSession {
   }
 
   private func disabledMessage(_ index: Int) -> String {
-    "\u{201C}\(request.buttons[index].title)\u{201D} is not available with this text"
+    "\"\(request.buttons[index].title)\" is not available with this text"
   }
 
   /// The button named by `answer`: its number (1-based) or its title, ignoring case.
@@ -119,7 +122,7 @@ struct TerminalSession {
         return .dismissed(textFieldValues: values)
       }
       guard let index = parseChoice(answer) else {
-        io.emit("Invalid answer \u{201C}\(answer)\u{201D}: type a number from \(spelledRange) or a button title.\n")
+        io.emit("Invalid answer \"\(answer)\": type a number from \(spelledRange) or a button title.\n")
         continue
       }
       guard request.isButtonEnabled(at: index, textFieldValues: values) else {
@@ -303,6 +306,7 @@ struct TerminalSession {
       return .chose(index)
     }
     func dismiss(_ reason: String) -> Step {
+      selected = -1  // no button looks chosen
       draw(reason)
       return .dismissed
     }
