@@ -1,6 +1,5 @@
 public import ClosureKit
 public import Foundation
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -108,8 +107,8 @@ public struct TerminalPresenter: DialogPresenter {
 
 /// A value handed to another thread once, so that the sender keeps no reference to it.
 final class HandOff<Value: Sendable>: Sendable {
-  private let value: Mutex<Value?>
-  init(_ value: Value) { self.value = Mutex(value) }
+  private let value: Locked<Value?>
+  init(_ value: Value) { self.value = Locked(value) }
   /// The value, the first time; `nil` afterwards.
   func take() -> Value? { value.withLock { $0.take() } }
 }

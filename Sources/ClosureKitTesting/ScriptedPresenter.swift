@@ -1,5 +1,4 @@
 public import ClosureKit
-import Synchronization
 
 /// A ``DialogPresenter`` for tests: answers each dialog from a script, as a user would, and
 /// records what it was shown.
@@ -45,7 +44,7 @@ public final class ScriptedPresenter: DialogPresenter {
     var rejected: [Step] = []
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates a presenter that answers from `steps`.
   ///
@@ -55,7 +54,7 @@ public final class ScriptedPresenter: DialogPresenter {
   ///
   /// - Parameter steps: What the user does, across every dialog presented, in order.
   public init(_ steps: [Step]) {
-    state = Mutex(State(steps: steps))
+    state = Locked(State(steps: steps))
   }
 
   /// What each presented dialog showed, in presentation order (without its closures).

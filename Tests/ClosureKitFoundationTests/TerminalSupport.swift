@@ -68,7 +68,7 @@ final class PseudoTerminal: Sendable {
   let primary: Int32
   let secondary: Int32
   /// Everything read from the primary side, and how far `read(until:)` has looked.
-  private let state = Mutex<(transcript: [UInt8], mark: Int)>(([], 0))
+  private let state = Locked<(transcript: [UInt8], mark: Int)>(([], 0))
   private let primaryOpen = Atomic(true)
 
   init() {
@@ -168,7 +168,7 @@ func posixWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -
 
 /// A thread-safe list of strings that closures append to.
 final class Log: Sendable {
-  private let storage = Mutex<[String]>([])
+  private let storage = Locked<[String]>([])
   var values: [String] { storage.withLock { $0 } }
   func append(_ value: String) { storage.withLock { $0.append(value) } }
   func set(_ values: [String]) { storage.withLock { $0 = values } }

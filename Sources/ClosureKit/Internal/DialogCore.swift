@@ -1,5 +1,3 @@
-import Synchronization
-
 /// The state shared by ``Alert`` and ``ActionSheet``: the buttons with their actions, the text
 /// fields, the validation rule and the whole-dialog handler, and the state machine that makes
 /// the answer happen once and releases every closure afterwards.
@@ -39,7 +37,7 @@ final class DialogCore: Sendable {
   let style: DialogRequest.Style
   let title: String?
   let message: String?
-  let state = Mutex(State())
+  let state = Locked(State())
 
   init(style: DialogRequest.Style, title: String?, message: String?) {
     self.style = style
