@@ -9,7 +9,7 @@ public import Foundation
   import Darwin
 #endif
 
-/// A ``DialogPresenter`` for the user interface every platform has: the terminal.
+/// A `DialogPresenter` for the user interface every platform has: the terminal.
 ///
 /// ```swift
 /// let alert = Alert(title: "Save changes?")

@@ -1,6 +1,6 @@
 public import ClosureKit
 
-/// A ``DialogPresenter`` for tests: answers each dialog from a script, as a user would, and
+/// A `DialogPresenter` for tests: answers each dialog from a script, as a user would, and
 /// records what it was shown.
 ///
 /// ```swift
