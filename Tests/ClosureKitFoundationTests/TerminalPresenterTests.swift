@@ -307,6 +307,22 @@ import Testing
     #expect(!terminal.transcript.contains("hunter2"))
   }
 
+  @Test func menuLinesAreCutToTheTerminalWidthSoRedrawingNeverWraps() async throws {
+    let terminal = PseudoTerminal(columns: 20)
+    let sheet = ActionSheet(title: "T")
+    sheet.addButton("A button with a very long title")
+    sheet.addButton("Short")
+    let presenter = terminal.presenter(environment: ["TERM": "xterm", "NO_COLOR": "1"])
+    let task = Task { try await sheet.present(on: presenter) }
+    #expect(terminal.read(until: "Up/Down to move,..."))
+    terminal.type("\u{1b}[B\r")
+    let result = try await task.value
+    #expect(result.index == 1)
+    #expect(terminal.read(until: "\u{1b}[?25h"))
+    #expect(terminal.transcript.contains("> 1. A button wi..."))
+    #expect(terminal.transcript.contains("  1. A button wi..."))
+  }
+
   @Test func dumbTerminalUsesLinesAndTurnsEchoOffForSecureText() async throws {
     let terminal = PseudoTerminal()
     let before = essentials(terminal.settings())

@@ -71,10 +71,10 @@ final class PseudoTerminal: Sendable {
   private let state = Locked<(transcript: [UInt8], mark: Int)>(([], 0))
   private let primaryOpen = Atomic(true)
 
-  init() {
+  init(columns: UInt16 = 100) {
     var primary: Int32 = -1
     var secondary: Int32 = -1
-    var size = winsize(ws_row: 24, ws_col: 100, ws_xpixel: 0, ws_ypixel: 0)
+    var size = winsize(ws_row: 24, ws_col: columns, ws_xpixel: 0, ws_ypixel: 0)
     precondition(openpty(&primary, &secondary, nil, nil, &size) == 0, "openpty failed: \(errno)")
     self.primary = primary
     self.secondary = secondary

@@ -259,11 +259,25 @@ struct TerminalSession {
     return tail.count >= expected ? String(decoding: tail, as: UTF8.self) : ""
   }
 
-  private func menuLine(_ index: Int, selected: Int, enabled: [Bool]) -> String {
+  /// The terminal's width in columns; 80 when it cannot be read.
+  private var columns: Int {
+    var size = winsize()
+    guard ioctl(io.output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
+    return Int(size.ws_col)
+  }
+
+  /// `text` cut to `width` characters, so that a redrawn line never wraps.
+  private func fitted(_ text: String, width: Int) -> String {
+    guard text.count > width else { return text }
+    return String(text.prefix(max(width - 3, 1))) + "..."
+  }
+
+  private func menuLine(_ index: Int, selected: Int, enabled: [Bool], width: Int) -> String {
     let button = request.buttons[index]
     let marker = index == selected ? "> " : "  "
     var text = "\(index + 1). \(button.title)"
     if !enabled[index] { text += " (unavailable)" }
+    text = fitted(text, width: width - marker.count)
     var codes: [String] = []
     if index == selected { codes.append("7") }
     if button.role == .destructive { codes.append("31") }
@@ -281,12 +295,14 @@ struct TerminalSession {
     let help = "Up/Down to move, Enter to choose, \(range) to pick, Esc to cancel"
     var digits = ""
     var drawn = false
+    let width = columns - 1  // the last column would make some terminals wrap
     func draw(_ hint: String) {
       if drawn { io.emit("\(Self.escape)[\(count + 1)A") }
       var text = ""
       for index in buttons.indices {
-        text += "\r\(Self.escape)[2K" + menuLine(index, selected: selected, enabled: enabled) + "\n"
+        text += "\r\(Self.escape)[2K" + menuLine(index, selected: selected, enabled: enabled, width: width) + "\n"
       }
+      let hint = fitted(hint, width: width)
       text += "\r\(Self.escape)[2K" + (usesColor ? styled(hint, "2") : hint) + "\n"
       io.emit(text)
       drawn = true
