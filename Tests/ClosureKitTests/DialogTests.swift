@@ -116,6 +116,17 @@ struct FixedPresenter: DialogPresenter {
     #expect(presenter.presentedRequests.count == 1)
   }
 
+  @Test func closuresRunOutsideTheLockSoTheyMayUseTheDialogAgain() async throws {
+    let seen = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in seen.append("action sees \(alert.buttons.count) buttons") }
+    alert.addButton("Cancel", role: .cancel)
+    let result = try await alert.present(on: ScriptedPresenter([.choose(0)]))
+    #expect(result.index == 0)
+    #expect(seen.values == ["action sees 2 buttons"])
+    await #expect(throws: DialogError.alreadyPresented) { try await alert.present(on: ScriptedPresenter([])) }
+  }
+
   // MARK: Dismissal
 
   @Test func dismissalChoosesTheCancelButton() async throws {
