@@ -15,6 +15,11 @@ public enum DialogError: Error, Sendable, Hashable, CustomStringConvertible {
   /// create a new dialog to ask again.
   case alreadyPresented
 
+  /// A sentence that names the error and says what to do.
+  ///
+  /// ```swift
+  /// print(DialogError.alreadyPresented)
+  /// ```
   public var description: String {
     switch self {
     case .alreadyPresented:
