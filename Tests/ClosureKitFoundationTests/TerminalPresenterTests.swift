@@ -162,7 +162,7 @@ import Testing
     let alert = makeAlert(ran)
     let presenter = TerminalPresenter(input: inputPipe.readEnd, output: terminal.secondary, environment: [:])
     let task = Task { try await alert.present(on: presenter) }
-    #expect(terminal.read(until: "Choose 1-3"))
+    #expect(await terminal.read(until: "Choose 1-3"))
     task.cancel()
     let result = try await task.value
     #expect(result == DialogResult(index: 0, title: "Cancel", textFieldValues: [], isDismissed: true))
@@ -201,11 +201,11 @@ import Testing
     let alert = makeAlert(ran)
     let presenter = terminal.presenter(environment: environment)
     let task = Task { try await alert.present(on: presenter) }
-    #expect(terminal.read(until: "Esc to cancel"))
+    #expect(await terminal.read(until: "Esc to cancel"))
     #expect(essentials(terminal.settings()) != before, "raw mode is on while the menu is shown")
     terminal.type(keys)
     let result = try await task.value
-    _ = terminal.read(until: "\u{1b}[?25h")
+    _ = await terminal.read(until: "\u{1b}[?25h")
     return (result, ran.values, terminal, before, essentials(terminal.settings()))
   }
 
@@ -260,7 +260,7 @@ import Testing
     let alert = makeAlert(ran)
     let presenter = terminal.presenter()
     let task = Task { try await alert.present(on: presenter) }
-    #expect(terminal.read(until: "Esc to cancel"))
+    #expect(await terminal.read(until: "Esc to cancel"))
     terminal.hangUp()
     let result = try await task.value
     #expect(result.isDismissed)
@@ -287,19 +287,19 @@ import Testing
     login.enableButtons { values in !values[0].isEmpty }
     let presenter = terminal.presenter()
     let task = Task { try await login.present(on: presenter) }
-    #expect(terminal.read(until: "Name: "))
+    #expect(await terminal.read(until: "Name: "))
     terminal.type("\r")  // empty name: Sign in is disabled
-    #expect(terminal.read(until: "Password: "))
+    #expect(await terminal.read(until: "Password: "))
     terminal.type("x\r")
-    #expect(terminal.read(until: "Esc to cancel"))
+    #expect(await terminal.read(until: "Esc to cancel"))
     #expect(terminal.transcript.contains("2. Sign in (unavailable)"))
     terminal.type("2")
-    #expect(terminal.read(until: "enter it again"))
-    #expect(terminal.read(until: "Name: "))
+    #expect(await terminal.read(until: "enter it again"))
+    #expect(await terminal.read(until: "Name: "))
     terminal.type("bobx\u{7f}\r")
-    #expect(terminal.read(until: "Password: "))
+    #expect(await terminal.read(until: "Password: "))
     terminal.type("hunter2\r")
-    #expect(terminal.read(until: "Esc to cancel"))
+    #expect(await terminal.read(until: "Esc to cancel"))
     terminal.type("2")
     let result = try await task.value
     #expect(result.index == 1)
@@ -314,11 +314,11 @@ import Testing
     sheet.addButton("Short")
     let presenter = terminal.presenter(environment: ["TERM": "xterm", "NO_COLOR": "1"])
     let task = Task { try await sheet.present(on: presenter) }
-    #expect(terminal.read(until: "Up/Down to move,..."))
+    #expect(await terminal.read(until: "Up/Down to move,..."))
     terminal.type("\u{1b}[B\r")
     let result = try await task.value
     #expect(result.index == 1)
-    #expect(terminal.read(until: "\u{1b}[?25h"))
+    #expect(await terminal.read(until: "\u{1b}[?25h"))
     #expect(terminal.transcript.contains("> 1. A button wi..."))
     #expect(terminal.transcript.contains("  1. A button wi..."))
   }
@@ -333,16 +333,16 @@ import Testing
     login.addButton("Sign in")
     let presenter = terminal.presenter(environment: ["TERM": "dumb"])
     let task = Task { try await login.present(on: presenter) }
-    #expect(terminal.read(until: "Name: "))
+    #expect(await terminal.read(until: "Name: "))
     terminal.type("bob\n")
-    #expect(terminal.read(until: "Password: "))
+    #expect(await terminal.read(until: "Password: "))
     terminal.type("hunter2\n")
-    #expect(terminal.read(until: "(number or title): "))
+    #expect(await terminal.read(until: "(number or title): "))
     terminal.type("2\n")
     let result = try await task.value
     #expect(result.index == 1)
     #expect(result.textFieldValues == ["bob", "hunter2"])
-    #expect(terminal.read(until: "2"))
+    #expect(await terminal.read(until: "2"))
     #expect(terminal.transcript.contains("bob"))  // the terminal itself echoed the name
     #expect(!terminal.transcript.contains("hunter2"))
     #expect(!terminal.transcript.contains("\u{1b}"))
@@ -360,11 +360,11 @@ import Testing
     let alert = makeAlert(ran)
     let presenter = terminal.presenter()
     let task = Task { try await alert.present(on: presenter) }
-    #expect(terminal.read(until: "Esc to cancel"))
+    #expect(await terminal.read(until: "Esc to cancel"))
     #expect(essentials(terminal.settings()) != before)
     let seenBefore = interruptsSeen.load(ordering: .sequentiallyConsistent)
     kill(getpid(), SIGINT)  // process-directed: Dispatch's worker threads block SIGINT, so raise() would not do
-    #expect(terminal.read(until: "\u{1b}[?25h"), "the signal handler shows the cursor again")
+    #expect(await terminal.read(until: "\u{1b}[?25h"), "the signal handler shows the cursor again")
     #expect(essentials(terminal.settings()) == before, "restored by the signal handler")
     let deadline = ContinuousClock.now + .seconds(10)
     while interruptsSeen.load(ordering: .sequentiallyConsistent) == seenBefore && ContinuousClock.now < deadline {

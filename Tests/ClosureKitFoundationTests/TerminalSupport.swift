@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import Foundation
 import Synchronization
 
 #if canImport(Glibc)
@@ -91,8 +92,15 @@ final class PseudoTerminal: Sendable {
   }
 
   /// Reads what the presenter writes until `marker` appears after the last marker found, or the
-  /// deadline passes.
-  func read(until marker: String, timeout: Duration = .seconds(10)) -> Bool {
+  /// deadline passes. The blocking reads run on a thread of their own: blocking a Swift
+  /// concurrency thread could starve the very task that starts the dialog.
+  func read(until marker: String, timeout: Duration = .seconds(10)) async -> Bool {
+    await withCheckedContinuation { continuation in
+      Thread { continuation.resume(returning: self.readBlocking(until: marker, timeout: timeout)) }.start()
+    }
+  }
+
+  private func readBlocking(until marker: String, timeout: Duration) -> Bool {
     let deadline = ContinuousClock.now + timeout
     let needle = Array(marker.utf8)
     while true {
