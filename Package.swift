@@ -8,12 +8,14 @@ let package = Package(
     .library(name: "ClosureKit", targets: ["ClosureKit"]),
     .library(name: "ClosureKitFoundation", targets: ["ClosureKitFoundation"]),
     .library(name: "ClosureKitTesting", targets: ["ClosureKitTesting"]),
+    .library(name: "ClosureKitUIKit", targets: ["ClosureKitUIKit"]),
     .executable(name: "closurekit-demo", targets: ["closurekit-demo"]),
   ],
   targets: [
     .target(name: "ClosureKit"),
     .target(name: "ClosureKitFoundation", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
+    .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
     .executableTarget(
       name: "closurekit-demo",
       dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting"]

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Type-checks ClosureKitUIKit on a machine without Apple's SDK, against the Objective-C stub SDK in
+# Tests/StubSDK (headers + module maps for ObjectiveC, Foundation and UIKit, and two tiny Swift
+# overlays), then checks that a negative control with a wrong selector fails to type-check.
+# Usage: Scripts/typecheck-uikit.sh [extra .swift files to type-check with the layer]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stub=Tests/StubSDK
+work=.build/stub-sdk
+mkdir -p "$work/overlays" "$work/module-cache"
+flags=(
+  -swift-version 6
+  -Xfrontend -enable-objc-interop
+  -Xcc -fblocks
+  -enable-upcoming-feature ExistentialAny
+  -enable-upcoming-feature InternalImportsByDefault
+  -enable-upcoming-feature MemberImportVisibility
+  -module-cache-path "$work/module-cache"
+  -I "$work/overlays"
+  -I "$stub/Headers"
+)
+
+echo "==> building ClosureKit (the module the layer imports)"
+swift build --target ClosureKit -Xswiftc -warnings-as-errors >/dev/null
+modules="$(swift build --show-bin-path)/Modules"
+[ -d "$modules" ] || modules="$(swift build --show-bin-path)"
+
+echo "==> compiling the stub overlays (ObjectiveC, Foundation)"
+swiftc -emit-module -module-name ObjectiveC -parse-as-library "${flags[@]}" \
+  -emit-module-path "$work/overlays/ObjectiveC.swiftmodule" "$stub/Overlays/ObjectiveC.swift"
+swiftc -emit-module -module-name Foundation -parse-as-library "${flags[@]}" \
+  -emit-module-path "$work/overlays/Foundation.swiftmodule" "$stub/Overlays/Foundation.swift"
+
+shopt -s nullglob globstar
+sources=(Sources/ClosureKitUIKit/**/*.swift "$@")
+echo "==> type-checking ${#sources[@]} files of ClosureKitUIKit against the stub SDK:"
+printf '    %s\n' "${sources[@]}"
+swiftc -typecheck -module-name ClosureKitUIKit -parse-as-library "${flags[@]}" -warnings-as-errors \
+  -I "$modules" "${sources[@]}"
+echo "    ok: @objc representability, selectors, labels, optionality, main-actor isolation, Sendable"
+
+echo "==> negative control: a wrong selector must fail to type-check"
+for control in "$stub"/NegativeControl/*.swift; do
+  if swiftc -typecheck -module-name NegativeControl -parse-as-library "${flags[@]}" -warnings-as-errors \
+    -I "$modules" "$control" >"$work/negative.log" 2>&1; then
+    echo "FAIL: $control type-checked, so the stub SDK checks nothing" >&2
+    exit 1
+  fi
+  grep -q "error:" "$work/negative.log" || { cat "$work/negative.log" >&2; exit 1; }
+  echo "    ok: $control was rejected: $(grep -m1 -o 'error: .*' "$work/negative.log")"
+done
+echo "UIKit layer type-check passed."

@@ -1,0 +1,66 @@
+// Stub of the Objective-C runtime headers, for type-checking ClosureKitUIKit on Linux only.
+// Written from Apple's documentation; declares only what ClosureKitUIKit uses, with Apple's
+// nullability and Swift names. Never compiled into anything that runs.
+#pragma once
+
+#define NS_ASSUME_NONNULL_BEGIN _Pragma("clang assume_nonnull begin")
+#define NS_ASSUME_NONNULL_END _Pragma("clang assume_nonnull end")
+#define NS_SWIFT_NAME(_name) __attribute__((swift_name(#_name)))
+#define NS_SWIFT_UI_ACTOR __attribute__((swift_attr("@UIActor")))
+#define NS_SWIFT_SENDABLE __attribute__((swift_attr("@Sendable")))
+#define NS_DESIGNATED_INITIALIZER __attribute__((objc_designated_initializer))
+#define NS_UNAVAILABLE __attribute__((unavailable))
+#define NS_ENUM(_type, _name) enum __attribute__((enum_extensibility(open))) _name : _type _name; \
+  enum __attribute__((enum_extensibility(open))) _name : _type
+#define NS_CLOSED_ENUM(_type, _name) enum __attribute__((enum_extensibility(closed))) _name : _type _name; \
+  enum __attribute__((enum_extensibility(closed))) _name : _type
+#define NS_OPTIONS(_type, _name) enum __attribute__((flag_enum, enum_extensibility(open))) _name : _type _name; \
+  enum __attribute__((flag_enum, enum_extensibility(open))) _name : _type
+#define NS_TYPED_ENUM __attribute__((swift_wrapper(enum)))
+#define NS_SWIFT_UNAVAILABLE(_msg) __attribute__((availability(swift, unavailable, message=_msg)))
+#define OBJC_EXPORT extern
+
+typedef signed char BOOL;
+#define YES ((BOOL)1)
+#define NO ((BOOL)0)
+typedef long NSInteger;
+typedef unsigned long NSUInteger;
+typedef struct objc_selector *SEL;
+typedef struct objc_class *Class;
+typedef struct objc_object {
+  Class _Nonnull isa;
+} *id;
+
+NS_ASSUME_NONNULL_BEGIN
+
+@class NSString;
+
+@protocol NSObject
+- (BOOL)isEqual:(nullable id)object;
+@property (readonly) NSUInteger hash;
+- (BOOL)respondsToSelector:(SEL)aSelector;
+@end
+
+__attribute__((objc_root_class))
+@interface NSObject <NSObject>
++ (instancetype)alloc;
++ (instancetype)new;
+- (instancetype)init;
+- (nullable id)forwardingTargetForSelector:(SEL)aSelector;
++ (BOOL)instancesRespondToSelector:(SEL)aSelector;
+@end
+
+typedef enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long objc_AssociationPolicy;
+enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long {
+  OBJC_ASSOCIATION_ASSIGN = 0,
+  OBJC_ASSOCIATION_RETAIN_NONATOMIC = 1,
+  OBJC_ASSOCIATION_COPY_NONATOMIC = 3,
+  OBJC_ASSOCIATION_RETAIN = 01401,
+  OBJC_ASSOCIATION_COPY = 01403
+};
+
+OBJC_EXPORT void objc_setAssociatedObject(id object, const void *key, id _Nullable value,
+                                          objc_AssociationPolicy policy);
+OBJC_EXPORT id _Nullable objc_getAssociatedObject(id object, const void *key);
+
+NS_ASSUME_NONNULL_END

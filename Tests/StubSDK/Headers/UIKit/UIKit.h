@@ -1,0 +1,315 @@
+// Stub of UIKit for type-checking ClosureKitUIKit on Linux only. Written from Apple's
+// documentation of the iOS 18 SDK: the classes, methods, nullability, Swift names and main-actor
+// annotations that the layer uses, nothing more. Never compiled into anything that runs.
+#pragma once
+#import <Foundation/Foundation.h>
+
+NS_ASSUME_NONNULL_BEGIN
+
+@class UIView, UIViewController, UIEvent, UIImage, UIBarButtonItem, UIPopoverPresentationController;
+
+NS_SWIFT_SENDABLE
+@interface UIImage : NSObject
++ (nullable UIImage *)imageNamed:(NSString *)name;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIResponder : NSObject
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIEvent : NSObject
+@property (nonatomic, readonly) NSTimeInterval timestamp;
+@end
+
+typedef NS_ENUM(NSInteger, UIGestureRecognizerState) {
+  UIGestureRecognizerStatePossible,
+  UIGestureRecognizerStateBegan,
+  UIGestureRecognizerStateChanged,
+  UIGestureRecognizerStateEnded,
+  UIGestureRecognizerStateCancelled,
+  UIGestureRecognizerStateFailed,
+  UIGestureRecognizerStateRecognized = UIGestureRecognizerStateEnded
+} NS_SWIFT_NAME(UIGestureRecognizer.State);
+
+NS_SWIFT_UI_ACTOR
+@interface UIGestureRecognizer : NSObject
+- (instancetype)initWithTarget:(nullable id)target action:(nullable SEL)action NS_DESIGNATED_INITIALIZER;
+- (instancetype)init;
+- (void)addTarget:(id)target action:(SEL)action;
+- (void)removeTarget:(nullable id)target action:(nullable SEL)action;
+@property (nonatomic, readonly) UIGestureRecognizerState state;
+@property (nullable, nonatomic, readonly) UIView *view;
+@property (nonatomic, getter=isEnabled) BOOL enabled;
+@property (nonatomic) BOOL cancelsTouchesInView;
+- (CGPoint)locationInView:(nullable UIView *)view;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UITapGestureRecognizer : UIGestureRecognizer
+@property (nonatomic) NSUInteger numberOfTapsRequired;
+@property (nonatomic) NSUInteger numberOfTouchesRequired;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UILongPressGestureRecognizer : UIGestureRecognizer
+@property (nonatomic) NSTimeInterval minimumPressDuration;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIPanGestureRecognizer : UIGestureRecognizer
+- (CGPoint)translationInView:(nullable UIView *)view;
+- (CGPoint)velocityInView:(nullable UIView *)view;
+@end
+
+typedef NS_OPTIONS(NSUInteger, UISwipeGestureRecognizerDirection) {
+  UISwipeGestureRecognizerDirectionRight = 1 << 0,
+  UISwipeGestureRecognizerDirectionLeft = 1 << 1,
+  UISwipeGestureRecognizerDirectionUp = 1 << 2,
+  UISwipeGestureRecognizerDirectionDown = 1 << 3
+} NS_SWIFT_NAME(UISwipeGestureRecognizer.Direction);
+
+NS_SWIFT_UI_ACTOR
+@interface UISwipeGestureRecognizer : UIGestureRecognizer
+@property (nonatomic) UISwipeGestureRecognizerDirection direction;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIView : UIResponder
+- (instancetype)initWithFrame:(CGRect)frame NS_DESIGNATED_INITIALIZER;
+@property (nonatomic) CGRect bounds;
+@property (nonatomic, getter=isUserInteractionEnabled) BOOL userInteractionEnabled;
+@property (nullable, nonatomic, copy) NSArray<__kindof UIGestureRecognizer *> *gestureRecognizers;
+- (void)addGestureRecognizer:(UIGestureRecognizer *)gestureRecognizer;
+- (void)removeGestureRecognizer:(UIGestureRecognizer *)gestureRecognizer;
+@end
+
+typedef NS_OPTIONS(NSUInteger, UIControlEvents) {
+  UIControlEventTouchDown = 1 << 0,
+  UIControlEventTouchDownRepeat = 1 << 1,
+  UIControlEventTouchDragInside = 1 << 2,
+  UIControlEventTouchDragOutside = 1 << 3,
+  UIControlEventTouchDragEnter = 1 << 4,
+  UIControlEventTouchDragExit = 1 << 5,
+  UIControlEventTouchUpInside = 1 << 6,
+  UIControlEventTouchUpOutside = 1 << 7,
+  UIControlEventTouchCancel = 1 << 8,
+  UIControlEventValueChanged = 1 << 12,
+  UIControlEventPrimaryActionTriggered = 1 << 13,
+  UIControlEventMenuActionTriggered = 1 << 14,
+  UIControlEventEditingDidBegin = 1 << 16,
+  UIControlEventEditingChanged = 1 << 17,
+  UIControlEventEditingDidEnd = 1 << 18,
+  UIControlEventEditingDidEndOnExit = 1 << 19,
+  UIControlEventAllTouchEvents = 0x00000FFF,
+  UIControlEventAllEditingEvents = 0x000F0000,
+  UIControlEventApplicationReserved = 0x0F000000,
+  UIControlEventSystemReserved = 0xF0000000,
+  UIControlEventAllEvents = 0xFFFFFFFF
+} NS_SWIFT_NAME(UIControl.Event);
+
+NS_SWIFT_UI_ACTOR
+@interface UIControl : UIView
+@property (nonatomic, getter=isEnabled) BOOL enabled;
+- (void)addTarget:(nullable id)target action:(SEL)action forControlEvents:(UIControlEvents)controlEvents;
+- (void)removeTarget:(nullable id)target action:(nullable SEL)action forControlEvents:(UIControlEvents)controlEvents;
+- (void)sendActionsForControlEvents:(UIControlEvents)controlEvents;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIButton : UIControl
+@end
+
+@class UITextField;
+
+NS_SWIFT_UI_ACTOR
+@protocol UITextFieldDelegate <NSObject>
+@optional
+- (BOOL)textFieldShouldBeginEditing:(UITextField *)textField;
+- (void)textFieldDidBeginEditing:(UITextField *)textField;
+- (BOOL)textFieldShouldEndEditing:(UITextField *)textField;
+- (void)textFieldDidEndEditing:(UITextField *)textField;
+- (BOOL)textField:(UITextField *)textField
+    shouldChangeCharactersInRange:(NSRange)range
+                replacementString:(NSString *)string;
+- (BOOL)textFieldShouldClear:(UITextField *)textField;
+- (BOOL)textFieldShouldReturn:(UITextField *)textField;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UITextField : UIControl
+@property (nullable, nonatomic, copy) NSString *text;
+@property (nullable, nonatomic, copy) NSString *placeholder;
+@property (nonatomic, getter=isSecureTextEntry) BOOL secureTextEntry;
+@property (nullable, nonatomic, weak) id<UITextFieldDelegate> delegate;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIBarItem : NSObject
+@property (nullable, nonatomic, copy) NSString *title;
+@property (nullable, nonatomic, strong) UIImage *image;
+@property (nonatomic, getter=isEnabled) BOOL enabled;
+@end
+
+typedef NS_ENUM(NSInteger, UIBarButtonItemStyle) {
+  UIBarButtonItemStylePlain,
+  UIBarButtonItemStyleDone = 2,
+} NS_SWIFT_NAME(UIBarButtonItem.Style);
+
+typedef NS_ENUM(NSInteger, UIBarButtonSystemItem) {
+  UIBarButtonSystemItemDone,
+  UIBarButtonSystemItemCancel,
+  UIBarButtonSystemItemEdit,
+  UIBarButtonSystemItemSave,
+  UIBarButtonSystemItemAdd,
+  UIBarButtonSystemItemFlexibleSpace,
+  UIBarButtonSystemItemFixedSpace,
+  UIBarButtonSystemItemCompose,
+  UIBarButtonSystemItemReply,
+  UIBarButtonSystemItemAction,
+  UIBarButtonSystemItemOrganize,
+  UIBarButtonSystemItemBookmarks,
+  UIBarButtonSystemItemSearch,
+  UIBarButtonSystemItemRefresh,
+  UIBarButtonSystemItemStop,
+  UIBarButtonSystemItemCamera,
+  UIBarButtonSystemItemTrash,
+  UIBarButtonSystemItemPlay,
+  UIBarButtonSystemItemPause,
+  UIBarButtonSystemItemRewind,
+  UIBarButtonSystemItemFastForward,
+  UIBarButtonSystemItemUndo,
+  UIBarButtonSystemItemRedo,
+  UIBarButtonSystemItemPageCurl,
+  UIBarButtonSystemItemClose,
+} NS_SWIFT_NAME(UIBarButtonItem.SystemItem);
+
+NS_SWIFT_UI_ACTOR
+@interface UIBarButtonItem : UIBarItem
+- (instancetype)init NS_DESIGNATED_INITIALIZER;
+- (instancetype)initWithImage:(nullable UIImage *)image
+                        style:(UIBarButtonItemStyle)style
+                       target:(nullable id)target
+                       action:(nullable SEL)action;
+- (instancetype)initWithTitle:(nullable NSString *)title
+                        style:(UIBarButtonItemStyle)style
+                       target:(nullable id)target
+                       action:(nullable SEL)action;
+- (instancetype)initWithBarButtonSystemItem:(UIBarButtonSystemItem)systemItem
+                                     target:(nullable id)target
+                                     action:(nullable SEL)action;
+@property (nonatomic) UIBarButtonItemStyle style;
+@property (nullable, nonatomic, weak) id target;
+@property (nullable, nonatomic) SEL action;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIPopoverPresentationController : NSObject
+@property (nullable, nonatomic, strong) UIView *sourceView;
+@property (nonatomic, assign) CGRect sourceRect;
+@property (nullable, nonatomic, strong) UIBarButtonItem *barButtonItem;
+@end
+
+@class UINavigationController;
+
+NS_SWIFT_UI_ACTOR
+@interface UIViewController : UIResponder
+- (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil
+                         bundle:(nullable id)nibBundleOrNil NS_DESIGNATED_INITIALIZER;
+- (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
+@property (null_resettable, nonatomic, strong) UIView *view;
+@property (nullable, nonatomic, copy) NSString *title;
+@property (nullable, nonatomic, readonly) UIViewController *presentedViewController;
+@property (nullable, nonatomic, readonly) UIViewController *presentingViewController;
+@property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController;
+@property (nullable, nonatomic, readonly) UIPopoverPresentationController *popoverPresentationController;
+- (void)presentViewController:(UIViewController *)viewControllerToPresent
+                     animated:(BOOL)flag
+                   completion:(void (^_Nullable)(void))completion NS_SWIFT_NAME(present(_:animated:completion:));
+- (void)dismissViewControllerAnimated:(BOOL)flag completion:(void (^_Nullable)(void))completion;
+@end
+
+typedef NS_ENUM(NSInteger, UIAlertActionStyle) {
+  UIAlertActionStyleDefault = 0,
+  UIAlertActionStyleCancel,
+  UIAlertActionStyleDestructive
+} NS_SWIFT_NAME(UIAlertAction.Style);
+
+typedef NS_ENUM(NSInteger, UIAlertControllerStyle) {
+  UIAlertControllerStyleActionSheet = 0,
+  UIAlertControllerStyleAlert
+} NS_SWIFT_NAME(UIAlertController.Style);
+
+NS_SWIFT_UI_ACTOR
+@interface UIAlertAction : NSObject
++ (instancetype)actionWithTitle:(nullable NSString *)title
+                          style:(UIAlertActionStyle)style
+                        handler:(void (^_Nullable)(UIAlertAction *action))handler;
+@property (nullable, nonatomic, readonly) NSString *title;
+@property (nonatomic, readonly) UIAlertActionStyle style;
+@property (nonatomic, getter=isEnabled) BOOL enabled;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIAlertController : UIViewController
++ (instancetype)alertControllerWithTitle:(nullable NSString *)title
+                                 message:(nullable NSString *)message
+                          preferredStyle:(UIAlertControllerStyle)preferredStyle;
+- (void)addAction:(UIAlertAction *)action;
+@property (nonatomic, readonly) NSArray<UIAlertAction *> *actions;
+@property (nonatomic, strong, nullable) UIAlertAction *preferredAction;
+- (void)addTextFieldWithConfigurationHandler:(void (^_Nullable)(UITextField *textField))configurationHandler;
+@property (nullable, nonatomic, readonly) NSArray<UITextField *> *textFields;
+@property (nullable, nonatomic, copy) NSString *message;
+@property (nonatomic, readonly) UIAlertControllerStyle preferredStyle;
+@end
+
+NS_SWIFT_UI_ACTOR
+@protocol UINavigationControllerDelegate <NSObject>
+@optional
+- (void)navigationController:(UINavigationController *)navigationController
+      willShowViewController:(UIViewController *)viewController
+                    animated:(BOOL)animated;
+- (void)navigationController:(UINavigationController *)navigationController
+       didShowViewController:(UIViewController *)viewController
+                    animated:(BOOL)animated;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UINavigationController : UIViewController
+- (instancetype)initWithRootViewController:(UIViewController *)rootViewController NS_DESIGNATED_INITIALIZER;
+@property (nullable, nonatomic, weak) id<UINavigationControllerDelegate> delegate;
+@property (nullable, nonatomic, readonly, strong) UIViewController *topViewController;
+@end
+
+typedef NS_ENUM(NSInteger, UIImagePickerControllerSourceType) {
+  UIImagePickerControllerSourceTypePhotoLibrary = 0,
+  UIImagePickerControllerSourceTypeCamera = 1,
+  UIImagePickerControllerSourceTypeSavedPhotosAlbum = 2,
+} NS_SWIFT_NAME(UIImagePickerController.SourceType);
+
+typedef NSString *UIImagePickerControllerInfoKey NS_TYPED_ENUM NS_SWIFT_NAME(UIImagePickerController.InfoKey);
+extern UIImagePickerControllerInfoKey const UIImagePickerControllerMediaType;
+extern UIImagePickerControllerInfoKey const UIImagePickerControllerOriginalImage;
+extern UIImagePickerControllerInfoKey const UIImagePickerControllerEditedImage;
+extern UIImagePickerControllerInfoKey const UIImagePickerControllerMediaURL;
+
+@class UIImagePickerController;
+
+NS_SWIFT_UI_ACTOR
+@protocol UIImagePickerControllerDelegate <NSObject>
+@optional
+- (void)imagePickerController:(UIImagePickerController *)picker
+    didFinishPickingMediaWithInfo:(NSDictionary<UIImagePickerControllerInfoKey, id> *)info;
+- (void)imagePickerControllerDidCancel:(UIImagePickerController *)picker;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIImagePickerController : UINavigationController
++ (BOOL)isSourceTypeAvailable:(UIImagePickerControllerSourceType)sourceType;
+@property (nonatomic) UIImagePickerControllerSourceType sourceType;
+@property (nonatomic) BOOL allowsEditing;
+@property (nullable, nonatomic, weak) id<UINavigationControllerDelegate, UIImagePickerControllerDelegate> delegate;
+@end
+
+NS_ASSUME_NONNULL_END
