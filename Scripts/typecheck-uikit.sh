@@ -2,7 +2,7 @@
 # Type-checks ClosureKitUIKit on a machine without Apple's SDK, against the Objective-C stub SDK in
 # Tests/StubSDK (headers + module maps for ObjectiveC, Foundation and UIKit, and two tiny Swift
 # overlays), then checks that a negative control with a wrong selector fails to type-check.
-# Usage: Scripts/typecheck-uikit.sh [extra .swift files to type-check with the layer]
+# Usage: Scripts/typecheck-uikit.sh (exits non-zero on any failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,12 +33,24 @@ swiftc -emit-module -module-name Foundation -parse-as-library "${flags[@]}" \
   -emit-module-path "$work/overlays/Foundation.swiftmodule" "$stub/Overlays/Foundation.swift"
 
 shopt -s nullglob globstar
-sources=(Sources/ClosureKitUIKit/**/*.swift "$@")
-echo "==> type-checking ${#sources[@]} files of ClosureKitUIKit against the stub SDK:"
+sources=(Sources/ClosureKitUIKit/**/*.swift)
+echo "==> type-checking the ${#sources[@]} files of ClosureKitUIKit against the stub SDK:"
 printf '    %s\n' "${sources[@]}"
 swiftc -typecheck -module-name ClosureKitUIKit -parse-as-library "${flags[@]}" -warnings-as-errors \
   -I "$modules" "${sources[@]}"
+# The interface only (no SIL: this stdlib has no Objective-C bridging runtime), for the client files.
+mkdir -p "$work/layer"
+swiftc -emit-module -module-name ClosureKitUIKit -parse-as-library "${flags[@]}" \
+  -Xfrontend -experimental-skip-all-function-bodies \
+  -I "$modules" -emit-module-path "$work/layer/ClosureKitUIKit.swiftmodule" "${sources[@]}"
 echo "    ok: @objc representability, selectors, labels, optionality, main-actor isolation, Sendable"
+
+usage=("$stub"/Usage/*.swift)
+echo "==> type-checking ${#usage[@]} client files that use the public API as an app would:"
+printf '    %s\n' "${usage[@]}"
+swiftc -typecheck -module-name StubSDKUsage -parse-as-library "${flags[@]}" -warnings-as-errors \
+  -I "$modules" -I "$work/layer" "${usage[@]}"
+echo "    ok"
 
 echo "==> negative control: a wrong selector must fail to type-check"
 for control in "$stub"/NegativeControl/*.swift; do

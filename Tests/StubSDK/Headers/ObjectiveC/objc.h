@@ -31,24 +31,24 @@ typedef struct objc_object {
   Class _Nonnull isa;
 } *id;
 
-NS_ASSUME_NONNULL_BEGIN
-
 @class NSString;
 
+// objc/NSObject.h is not audited for nullability in Apple's SDK, so these import with implicitly
+// unwrapped optionals (`responds(to aSelector: Selector!)`), exactly as there.
 @protocol NSObject
-- (BOOL)isEqual:(nullable id)object;
+- (BOOL)isEqual:(id)object;
 @property (readonly) NSUInteger hash;
 - (BOOL)respondsToSelector:(SEL)aSelector;
 @end
 
 __attribute__((objc_root_class))
 @interface NSObject <NSObject>
-+ (instancetype)alloc;
-+ (instancetype)new;
-- (instancetype)init;
-- (nullable id)forwardingTargetForSelector:(SEL)aSelector;
+- (nonnull instancetype)init;  // non-optional in Swift, as ObjectiveC.apinotes makes it
+- (id)forwardingTargetForSelector:(SEL)aSelector;
 + (BOOL)instancesRespondToSelector:(SEL)aSelector;
 @end
+
+NS_ASSUME_NONNULL_BEGIN
 
 typedef enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long objc_AssociationPolicy;
 enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long {

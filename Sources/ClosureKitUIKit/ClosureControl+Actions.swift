@@ -1,0 +1,195 @@
+#if canImport(UIKit)
+  public import ClosureKit
+  public import UIKit
+
+  extension ClosureControl {
+    /// Registers a closure that runs each time the control sends one of `events`.
+    ///
+    /// ```swift
+    /// let slider = UISlider()
+    /// slider.addAction(for: .valueChanged) { slider, _ in print(slider.value) }
+    /// let token = button.addAction(for: [.touchUpInside, .touchUpOutside]) { _, event in print(event as Any) }
+    /// token.cancel()
+    /// ```
+    ///
+    /// Several actions may be registered for one event; they run in registration order. An action
+    /// registered for several events runs once for each event UIKit sends.
+    ///
+    /// - Parameters:
+    ///   - events: The control events; must not be empty.
+    ///   - action: Receives the control, typed as the class you called this on, and the `UIEvent`.
+    /// - Returns: A token that removes this one action; dropping it does not. The action also ends
+    ///   when the control is deallocated.
+    ///
+    /// > Important: Runs synchronously on the main actor, inside UIKit's `sendAction`, like a
+    /// > target-action method. Cancelling the token (from any thread) stops it at once.
+    @discardableResult
+    public func addAction(
+      for events: UIControl.Event,
+      _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
+    ) -> Subscription {
+      precondition(!events.isEmpty, "UIControl.addAction(for:): the argument `events` must not be empty")
+      let store = ControlActionStore.of(self)
+      store.registerTargets(on: self, for: events)
+      return store.actions.addAction(for: events) { fire in
+        MainActor.assumeIsolated {
+          guard let control = fire.control as? Self else { return }
+          action(control, fire.event)
+        }
+      }
+    }
+
+    /// Registers a closure bound to `owner`, which it receives as a strong parameter.
+    ///
+    /// ```swift
+    /// button.addAction(for: .touchUpInside, owner: self) { screen, button, _ in screen.save(button) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The control events; must not be empty.
+    ///   - owner: Held weakly; the action ends when it is deallocated (no `[weak self]` needed).
+    ///   - action: Receives the owner, the control and the `UIEvent`.
+    /// - Returns: A token that removes this one action; dropping it does not.
+    ///
+    /// > Important: Runs synchronously on the main actor, as ``addAction(for:_:)`` does.
+    @discardableResult
+    public func addAction<Owner: AnyObject & Sendable>(
+      for events: UIControl.Event,
+      owner: Owner,
+      _ action: @escaping @MainActor @Sendable (_ owner: Owner, _ control: Self, _ event: UIEvent?) -> Void
+    ) -> Subscription {
+      precondition(!events.isEmpty, "UIControl.addAction(for:owner:): the argument `events` must not be empty")
+      let store = ControlActionStore.of(self)
+      store.registerTargets(on: self, for: events)
+      return store.actions.addAction(for: events, owner: owner) { owner, fire in
+        MainActor.assumeIsolated {
+          guard let control = fire.control as? Self else { return }
+          action(owner, control, fire.event)
+        }
+      }
+    }
+
+    /// Registers a closure that runs through `delivery`, off the main actor or after a hop.
+    ///
+    /// ```swift
+    /// let uploads = DispatchQueue(label: "uploads")
+    /// button.addAction(for: .touchUpInside, on: .queue(uploads)) { _, _ in upload() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The control events; must not be empty.
+    ///   - delivery: Where the action runs (``ClosureKit/Delivery``).
+    ///   - action: Receives the control and the `UIEvent`; it is not isolated, so it can only pass
+    ///     them on (they are main-actor objects).
+    /// - Returns: A token that removes this one action; dropping it does not.
+    ///
+    /// > Important: A delivery queued but not started when the token is cancelled never starts.
+    @discardableResult
+    public func addAction(
+      for events: UIControl.Event,
+      on delivery: Delivery,
+      _ action: @escaping @Sendable (_ control: Self, _ event: UIEvent?) -> Void
+    ) -> Subscription {
+      precondition(!events.isEmpty, "UIControl.addAction(for:on:): the argument `events` must not be empty")
+      let store = ControlActionStore.of(self)
+      store.registerTargets(on: self, for: events)
+      return store.actions.addAction(for: events, on: delivery) { fire in
+        guard let control = fire.control as? Self else { return }
+        action(control, fire.event)
+      }
+    }
+
+    /// Registers a `@MainActor` closure that runs on the main actor after the event, asynchronously.
+    ///
+    /// ```swift
+    /// field.addAction(for: .editingChanged, on: .mainActor) { @MainActor field, _ in validate(field) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The control events; must not be empty.
+    ///   - delivery: ``ClosureKit/MainActorDelivery/mainActor``.
+    ///   - action: Receives the control and the `UIEvent`, on the main actor.
+    /// - Returns: A token that removes this one action; dropping it does not.
+    ///
+    /// > Important: Never synchronous: UIKit's action message has returned when it runs.
+    @discardableResult
+    public func addAction(
+      for events: UIControl.Event,
+      on delivery: MainActorDelivery,
+      _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
+    ) -> Subscription {
+      precondition(!events.isEmpty, "UIControl.addAction(for:on:): the argument `events` must not be empty")
+      let store = ControlActionStore.of(self)
+      store.registerTargets(on: self, for: events)
+      return store.actions.addAction(for: events, on: delivery) { @MainActor fire in
+        guard let control = fire.control as? Self else { return }
+        action(control, fire.event)
+      }
+    }
+
+    /// Removes `events` from every closure action of this control; an action left with no event is
+    /// removed.
+    ///
+    /// ```swift
+    /// button.removeActions(for: .touchDown)
+    /// ```
+    ///
+    /// - Parameter events: The events to remove.
+    ///
+    /// > Important: Touches only closure actions added with ``addAction(for:_:)`` and its variants;
+    /// > targets added with `addTarget(_:action:for:)` are UIKit's to remove.
+    public func removeActions(for events: UIControl.Event) {
+      guard let store = Association.existingValue(of: self, as: ControlActionStore.self) else { return }
+      store.actions.removeActions(for: events)
+      store.unregisterUnusedTargets(on: self, for: events)
+    }
+
+    /// The number of live closure actions registered for any of `events`.
+    ///
+    /// ```swift
+    /// print(button.actionCount(for: .touchUpInside))
+    /// ```
+    ///
+    /// - Parameter events: The events to count.
+    /// - Returns: The number of live matching closure actions.
+    public func actionCount(for events: UIControl.Event) -> Int {
+      Association.existingValue(of: self, as: ControlActionStore.self)?.actions.actionCount(for: events) ?? 0
+    }
+
+    /// The events UIKit sends for `events`, as an asynchronous sequence of `UIEvent`s.
+    ///
+    /// ```swift
+    /// for await _ in button.actions(for: .touchUpInside) {
+    ///   await save()
+    /// }
+    /// ```
+    ///
+    /// - Parameter events: The control events; must not be empty.
+    /// - Returns: A stream that ends when the control is deallocated; ending the iteration (or
+    ///   cancelling its task) removes the action.
+    ///
+    /// > Important: Unbounded buffer: events sent while the loop body is busy are kept, in order.
+    public func actions(for events: UIControl.Event) -> AsyncStream<UIEvent?> {
+      let (stream, continuation) = AsyncStream.makeStream(of: UIEvent?.self)
+      let finisher = StreamFinisher(continuation)
+      let subscription = addAction(for: events) { _, event in
+        finisher.continuation.yield(event)
+      }
+      continuation.onTermination = { _ in subscription.cancel() }
+      return stream
+    }
+  }
+
+  /// Finishes a stream when the action holding it is released (the control was deallocated).
+  final class StreamFinisher<Element: Sendable>: Sendable {
+    let continuation: AsyncStream<Element>.Continuation
+
+    init(_ continuation: AsyncStream<Element>.Continuation) {
+      self.continuation = continuation
+    }
+
+    deinit {
+      continuation.finish()
+    }
+  }
+#endif

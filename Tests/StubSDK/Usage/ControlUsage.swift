@@ -1,0 +1,43 @@
+// Client code for Scripts/typecheck-uikit.sh: uses ClosureKitUIKit's public API as an app would, so
+// that labels, access levels, inference of `Self` and isolation are checked from outside the module.
+#if canImport(UIKit)
+  import ClosureKit
+  import ClosureKitUIKit
+  import Dispatch
+  import UIKit
+
+  @MainActor
+  final class ControlUsage: UIViewController {
+    let field = UITextField()
+    let button = UIButton()
+    var log: [String] = []
+    let bag = SubscriptionBag()
+
+    func bind() {
+      field.addAction(for: .editingChanged) { field, _ in
+        let text: String? = field.text  // `field` is a UITextField, no cast
+        self.log.append(text ?? "")
+      }
+      let token = button.addAction(for: [.touchUpInside, .touchUpOutside]) { button, event in
+        let control: UIButton = button
+        _ = (control, event)
+      }
+      token.store(in: bag)
+      button.addAction(for: .touchUpInside, owner: self) { screen, _, _ in screen.log.append("tap") }
+      button.addAction(for: .touchUpInside, on: .queue(.global())) { _, _ in }
+      button.addAction(for: .touchUpInside, on: .mainActor) { @MainActor _, _ in self.log.append("later") }
+      button.removeActions(for: .touchUpOutside)
+      _ = button.actionCount(for: .allEvents)
+      let pair = TargetAction(attachedTo: button) { sender in _ = sender }
+      button.addTarget(pair.target, action: pair.action, for: .valueChanged)
+      pair.detach(from: button)
+    }
+
+    func stream() async {
+      for await event in button.actions(for: .touchUpInside) {
+        _ = event
+        break
+      }
+    }
+  }
+#endif
