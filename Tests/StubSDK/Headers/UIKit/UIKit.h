@@ -1,6 +1,7 @@
 // Stub of UIKit for type-checking ClosureKitUIKit on Linux only. Written from Apple's
 // documentation of the iOS 18 SDK: the classes, methods, nullability, Swift names and main-actor
-// annotations that the layer uses, nothing more. Never compiled into anything that runs.
+// annotations that the layer uses, nothing more. NS_SWIFT_NAME on a property restores the Swift
+// name that UIKit.apinotes gives it in Apple's SDK, where the importer would otherwise prune it. Never compiled into anything that runs.
 #pragma once
 #import <Foundation/Foundation.h>
 
@@ -79,7 +80,7 @@ NS_SWIFT_UI_ACTOR
 - (instancetype)initWithFrame:(CGRect)frame NS_DESIGNATED_INITIALIZER;
 @property (nonatomic) CGRect bounds;
 @property (nonatomic, getter=isUserInteractionEnabled) BOOL userInteractionEnabled;
-@property (nullable, nonatomic, copy) NSArray<__kindof UIGestureRecognizer *> *gestureRecognizers;
+@property (nullable, nonatomic, copy) NSArray<__kindof UIGestureRecognizer *> *gestureRecognizers NS_SWIFT_NAME(gestureRecognizers);
 - (void)addGestureRecognizer:(UIGestureRecognizer *)gestureRecognizer;
 - (void)removeGestureRecognizer:(UIGestureRecognizer *)gestureRecognizer;
 @end
@@ -205,9 +206,9 @@ NS_SWIFT_UI_ACTOR
 
 NS_SWIFT_UI_ACTOR
 @interface UIPopoverPresentationController : NSObject
-@property (nullable, nonatomic, strong) UIView *sourceView;
+@property (nullable, nonatomic, strong) UIView *sourceView NS_SWIFT_NAME(sourceView);
 @property (nonatomic, assign) CGRect sourceRect;
-@property (nullable, nonatomic, strong) UIBarButtonItem *barButtonItem;
+@property (nullable, nonatomic, strong) UIBarButtonItem *barButtonItem NS_SWIFT_NAME(barButtonItem);
 @end
 
 @class UINavigationController;
@@ -219,10 +220,10 @@ NS_SWIFT_UI_ACTOR
 - (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
 @property (null_resettable, nonatomic, strong) UIView *view;
 @property (nullable, nonatomic, copy) NSString *title;
-@property (nullable, nonatomic, readonly) UIViewController *presentedViewController;
-@property (nullable, nonatomic, readonly) UIViewController *presentingViewController;
-@property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController;
-@property (nullable, nonatomic, readonly) UIPopoverPresentationController *popoverPresentationController;
+@property (nullable, nonatomic, readonly) UIViewController *presentedViewController NS_SWIFT_NAME(presentedViewController);
+@property (nullable, nonatomic, readonly) UIViewController *presentingViewController NS_SWIFT_NAME(presentingViewController);
+@property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController NS_SWIFT_NAME(navigationController);
+@property (nullable, nonatomic, readonly) UIPopoverPresentationController *popoverPresentationController NS_SWIFT_NAME(popoverPresentationController);
 - (void)presentViewController:(UIViewController *)viewControllerToPresent
                      animated:(BOOL)flag
                    completion:(void (^_Nullable)(void))completion NS_SWIFT_NAME(present(_:animated:completion:));
@@ -257,7 +258,7 @@ NS_SWIFT_UI_ACTOR
                           preferredStyle:(UIAlertControllerStyle)preferredStyle;
 - (void)addAction:(UIAlertAction *)action;
 @property (nonatomic, readonly) NSArray<UIAlertAction *> *actions;
-@property (nonatomic, strong, nullable) UIAlertAction *preferredAction;
+@property (nonatomic, strong, nullable) UIAlertAction *preferredAction NS_SWIFT_NAME(preferredAction);
 - (void)addTextFieldWithConfigurationHandler:(void (^_Nullable)(UITextField *textField))configurationHandler;
 @property (nullable, nonatomic, readonly) NSArray<UITextField *> *textFields;
 @property (nullable, nonatomic, copy) NSString *message;
@@ -279,7 +280,7 @@ NS_SWIFT_UI_ACTOR
 @interface UINavigationController : UIViewController
 - (instancetype)initWithRootViewController:(UIViewController *)rootViewController NS_DESIGNATED_INITIALIZER;
 @property (nullable, nonatomic, weak) id<UINavigationControllerDelegate> delegate;
-@property (nullable, nonatomic, readonly, strong) UIViewController *topViewController;
+@property (nullable, nonatomic, readonly, strong) UIViewController *topViewController NS_SWIFT_NAME(topViewController);
 @end
 
 typedef NS_ENUM(NSInteger, UIImagePickerControllerSourceType) {
