@@ -52,7 +52,7 @@ swiftc -typecheck -module-name StubSDKUsage -parse-as-library "${flags[@]}" -war
   -I "$modules" -I "$work/layer" "${usage[@]}"
 echo "    ok"
 
-echo "==> negative control: a wrong selector must fail to type-check"
+echo "==> negative controls (a wrong selector, a nonisolated UIKit call, an ignored optional): each must fail"
 for control in "$stub"/NegativeControl/*.swift; do
   if swiftc -typecheck -module-name NegativeControl -parse-as-library "${flags[@]}" -warnings-as-errors \
     -I "$modules" "$control" >"$work/negative.log" 2>&1; then

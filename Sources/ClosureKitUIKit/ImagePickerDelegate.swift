@@ -1,0 +1,165 @@
+#if canImport(UIKit)
+  public import Foundation
+  public import UIKit
+
+  /// The delegate of a `UIImagePickerController` made of closures, covering both of its delegate
+  /// protocols (the picker's and its navigation controller's); get it with
+  /// `picker.closureDelegate`.
+  ///
+  /// ```swift
+  /// let picker = UIImagePickerController()
+  /// picker.closureDelegate.didFinishPicking = { picker, info in
+  ///   show(info[.originalImage] as? UIImage)
+  ///   picker.dismiss(animated: true, completion: nil)
+  /// }
+  /// present(picker, animated: true, completion: nil)
+  /// ```
+  ///
+  /// Only the closures that are set count: `responds(to:)` answers yes for a method whose closure
+  /// is set (or that the previous delegate implements), so UIKit keeps its default behaviour for
+  /// the others: with no `didCancel`, UIKit dismisses the picker itself on Cancel. A delegate set
+  /// before keeps being called after the closure, and receives every other delegate method.
+  ///
+  /// > Important: Main-actor bound. Setting a closure re-installs the delegate, because UIKit caches
+  /// > `responds(to:)` answers when its delegate is set. A closure you set for `didFinishPicking` or
+  /// > `didCancel` must dismiss the picker.
+  @MainActor
+  public final class ImagePickerDelegate: NSObject, UIImagePickerControllerDelegate, UINavigationControllerDelegate {
+    /// The previous delegate's type: both protocols, as `UIImagePickerController.delegate` has it.
+    public typealias Previous = any UIImagePickerControllerDelegate & UINavigationControllerDelegate
+
+    /// Told when the user picked media; the dictionary is UIKit's info dictionary.
+    public var didFinishPicking:
+      (@MainActor (_ picker: UIImagePickerController, _ info: [UIImagePickerController.InfoKey: Any]) -> Void)?
+    {
+      didSet { reinstall() }
+    }
+    /// Told when the user cancelled.
+    public var didCancel: (@MainActor (_ picker: UIImagePickerController) -> Void)? {
+      didSet { reinstall() }
+    }
+    /// Told before the picker's navigation controller shows a view controller.
+    public var willShow:
+      (
+        @MainActor (
+          _ navigationController: UINavigationController, _ viewController: UIViewController, _ animated: Bool
+        )
+          -> Void
+      )?
+    {
+      didSet { reinstall() }
+    }
+    /// Told after the picker's navigation controller showed a view controller.
+    public var didShow:
+      (
+        @MainActor (
+          _ navigationController: UINavigationController, _ viewController: UIViewController, _ animated: Bool
+        )
+          -> Void
+      )?
+    {
+      didSet { reinstall() }
+    }
+
+    /// The delegate the picker had before, which keeps being called; held weakly.
+    public private(set) weak var previousDelegate: Previous?
+    /// The picker this delegate is installed on.
+    private weak var picker: UIImagePickerController?
+
+    init(picker: UIImagePickerController) {
+      self.picker = picker
+    }
+
+    /// Makes this object the picker's delegate, keeping any other delegate as the previous one.
+    func install() {
+      guard let picker else { return }
+      if let current = picker.delegate, current !== self { previousDelegate = current }
+      picker.delegate = nil
+      picker.delegate = self
+    }
+
+    /// Sets the delegate again so that UIKit asks `responds(to:)` afresh.
+    private func reinstall() {
+      guard let picker, picker.delegate === self else { return }
+      install()
+    }
+
+    /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
+    private func hasClosure(for selector: Selector) -> Bool? {
+      switch selector {
+      case #selector((any UIImagePickerControllerDelegate).imagePickerController(_:didFinishPickingMediaWithInfo:)):
+        didFinishPicking != nil
+      case #selector((any UIImagePickerControllerDelegate).imagePickerControllerDidCancel(_:)):
+        didCancel != nil
+      case #selector((any UINavigationControllerDelegate).navigationController(_:willShow:animated:)):
+        willShow != nil
+      case #selector((any UINavigationControllerDelegate).navigationController(_:didShow:animated:)):
+        didShow != nil
+      default: nil
+      }
+    }
+
+    /// Yes for a method whose closure is set or that the previous delegate implements.
+    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
+      MainActor.assumeIsolated {
+        let forwarded = previousDelegate?.responds(to: aSelector) ?? false
+        guard let closure = hasClosure(for: aSelector) else { return super.responds(to: aSelector) || forwarded }
+        return closure || forwarded
+      }
+    }
+
+    /// Sends delegate methods this class does not implement to the previous delegate.
+    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
+      MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
+    }
+
+    public func imagePickerController(
+      _ picker: UIImagePickerController,
+      didFinishPickingMediaWithInfo info: [UIImagePickerController.InfoKey: Any]
+    ) {
+      didFinishPicking?(picker, info)
+      previousDelegate?.imagePickerController?(picker, didFinishPickingMediaWithInfo: info)
+    }
+
+    public func imagePickerControllerDidCancel(_ picker: UIImagePickerController) {
+      didCancel?(picker)
+      previousDelegate?.imagePickerControllerDidCancel?(picker)
+    }
+
+    public func navigationController(
+      _ navigationController: UINavigationController,
+      willShow viewController: UIViewController,
+      animated: Bool
+    ) {
+      willShow?(navigationController, viewController, animated)
+      previousDelegate?.navigationController?(navigationController, willShow: viewController, animated: animated)
+    }
+
+    public func navigationController(
+      _ navigationController: UINavigationController,
+      didShow viewController: UIViewController,
+      animated: Bool
+    ) {
+      didShow?(navigationController, viewController, animated)
+      previousDelegate?.navigationController?(navigationController, didShow: viewController, animated: animated)
+    }
+  }
+
+  extension UIImagePickerController {
+    /// The closure delegate of this picker, installed as its `delegate` on first use.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.didCancel = { picker in picker.dismiss(animated: true, completion: nil) }
+    /// ```
+    ///
+    /// A delegate set before keeps being called. If you set `delegate` to another object later, the
+    /// closures stop until you read this property again, which re-installs it in front of that one.
+    ///
+    /// > Important: Main actor; lives as long as the picker.
+    public var closureDelegate: ImagePickerDelegate {
+      let proxy = Association.value(of: self) { ImagePickerDelegate(picker: self) }
+      if delegate !== proxy { proxy.install() }
+      return proxy
+    }
+  }
+#endif

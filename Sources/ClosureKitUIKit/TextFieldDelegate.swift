@@ -1,0 +1,139 @@
+#if canImport(UIKit)
+  public import Foundation
+  public import UIKit
+
+  /// A `UITextFieldDelegate` made of closures; get it with `textField.closureDelegate`.
+  ///
+  /// ```swift
+  /// field.closureDelegate.shouldReturn = { field in
+  ///   field.resignFirstResponder()
+  ///   return false
+  /// }
+  /// field.closureDelegate.shouldChangeCharacters = { _, _, replacement in
+  ///   replacement.allSatisfy(\.isNumber)
+  /// }
+  /// ```
+  ///
+  /// Only the closures that are set count: `responds(to:)` answers yes for a method whose closure
+  /// is set (or that the previous delegate implements), so UIKit keeps its default behaviour for
+  /// the others. A delegate that was set before keeps being called: a closure that is set answers
+  /// a question (`should…`), otherwise the previous delegate answers; a notification (`did…`) goes
+  /// to the closure and then to the previous delegate; every other delegate method goes straight
+  /// to the previous delegate.
+  ///
+  /// > Important: Main-actor bound; UIKit asks `responds(to:)` on the main thread, and so must you.
+  /// > Setting a closure re-installs the delegate, because UIKit caches `responds(to:)` answers when
+  /// > its delegate is set.
+  @MainActor
+  public final class TextFieldDelegate: NSObject, UITextFieldDelegate {
+    /// Asked before editing begins; `false` refuses to become first responder.
+    public var shouldBeginEditing: (@MainActor (_ textField: UITextField) -> Bool)? {
+      didSet { reinstall() }
+    }
+    /// Asked when Return is pressed; `false` skips the text field's default behaviour.
+    public var shouldReturn: (@MainActor (_ textField: UITextField) -> Bool)? {
+      didSet { reinstall() }
+    }
+    /// Asked before each edit with the range and the replacement string; `false` refuses it.
+    public var shouldChangeCharacters:
+      (@MainActor (_ textField: UITextField, _ range: NSRange, _ replacement: String) -> Bool)?
+    {
+      didSet { reinstall() }
+    }
+    /// Told after editing ended.
+    public var didEndEditing: (@MainActor (_ textField: UITextField) -> Void)? {
+      didSet { reinstall() }
+    }
+
+    /// The delegate the text field had before, which keeps being called; held weakly.
+    public private(set) weak var previousDelegate: (any UITextFieldDelegate)?
+    /// The text field this delegate is installed on.
+    private weak var textField: UITextField?
+
+    init(textField: UITextField) {
+      self.textField = textField
+    }
+
+    /// Makes this object the text field's delegate, keeping any other delegate as the previous one.
+    func install() {
+      guard let textField else { return }
+      if let current = textField.delegate, current !== self { previousDelegate = current }
+      textField.delegate = nil
+      textField.delegate = self
+    }
+
+    /// Sets the delegate again so that UIKit asks `responds(to:)` afresh.
+    private func reinstall() {
+      guard let textField, textField.delegate === self else { return }
+      install()
+    }
+
+    /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
+    private func hasClosure(for selector: Selector) -> Bool? {
+      switch selector {
+      case #selector((any UITextFieldDelegate).textFieldShouldBeginEditing(_:)): shouldBeginEditing != nil
+      case #selector((any UITextFieldDelegate).textFieldShouldReturn(_:)): shouldReturn != nil
+      case #selector((any UITextFieldDelegate).textField(_:shouldChangeCharactersIn:replacementString:)):
+        shouldChangeCharacters != nil
+      case #selector((any UITextFieldDelegate).textFieldDidEndEditing(_:)): didEndEditing != nil
+      default: nil
+      }
+    }
+
+    /// Yes for a method whose closure is set or that the previous delegate implements.
+    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
+      MainActor.assumeIsolated {
+        let forwarded = previousDelegate?.responds(to: aSelector) ?? false
+        guard let closure = hasClosure(for: aSelector) else { return super.responds(to: aSelector) || forwarded }
+        return closure || forwarded
+      }
+    }
+
+    /// Sends delegate methods this class does not implement to the previous delegate.
+    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
+      MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
+    }
+
+    public func textFieldShouldBeginEditing(_ textField: UITextField) -> Bool {
+      if let shouldBeginEditing { return shouldBeginEditing(textField) }
+      return previousDelegate?.textFieldShouldBeginEditing?(textField) ?? true
+    }
+
+    public func textFieldShouldReturn(_ textField: UITextField) -> Bool {
+      if let shouldReturn { return shouldReturn(textField) }
+      return previousDelegate?.textFieldShouldReturn?(textField) ?? true
+    }
+
+    public func textField(
+      _ textField: UITextField,
+      shouldChangeCharactersIn range: NSRange,
+      replacementString string: String
+    ) -> Bool {
+      if let shouldChangeCharacters { return shouldChangeCharacters(textField, range, string) }
+      return previousDelegate?.textField?(textField, shouldChangeCharactersIn: range, replacementString: string) ?? true
+    }
+
+    public func textFieldDidEndEditing(_ textField: UITextField) {
+      didEndEditing?(textField)
+      previousDelegate?.textFieldDidEndEditing?(textField)
+    }
+  }
+
+  extension UITextField {
+    /// The closure delegate of this text field, installed as its `delegate` on first use.
+    ///
+    /// ```swift
+    /// field.closureDelegate.didEndEditing = { field in save(field.text) }
+    /// ```
+    ///
+    /// A delegate set before keeps being called. If you set `delegate` to another object later, the
+    /// closures stop until you read this property again, which re-installs it in front of that one.
+    ///
+    /// > Important: Main actor; lives as long as the text field.
+    public var closureDelegate: TextFieldDelegate {
+      let proxy = Association.value(of: self) { TextFieldDelegate(textField: self) }
+      if delegate !== proxy { proxy.install() }
+      return proxy
+    }
+  }
+#endif
