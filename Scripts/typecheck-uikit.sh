@@ -49,7 +49,7 @@ usage=("$stub"/Usage/*.swift)
 echo "==> type-checking ${#usage[@]} client files that use the public API as an app would:"
 printf '    %s\n' "${usage[@]}"
 swiftc -typecheck -module-name StubSDKUsage -parse-as-library "${flags[@]}" -warnings-as-errors \
-  -I "$modules" -I "$work/layer" "${usage[@]}"
+  -I "$work/layer" -I "$modules" "${usage[@]}"
 echo "    ok"
 
 echo "==> negative controls (a wrong selector, a nonisolated UIKit call, an ignored optional): each must fail"
