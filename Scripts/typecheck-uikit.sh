@@ -59,7 +59,12 @@ for control in "$stub"/NegativeControl/*.swift; do
     echo "FAIL: $control type-checked, so the stub SDK checks nothing" >&2
     exit 1
   fi
-  grep -q "error:" "$work/negative.log" || { cat "$work/negative.log" >&2; exit 1; }
+  expected="$(sed -n 's|^// expected-error: ||p' "$control")"
+  if [ -z "$expected" ] || ! grep -q -- "error: .*$expected" "$work/negative.log"; then
+    echo "FAIL: $control failed, but not with the expected error '$expected':" >&2
+    cat "$work/negative.log" >&2
+    exit 1
+  fi
   echo "    ok: $control was rejected: $(grep -m1 -o 'error: .*' "$work/negative.log")"
 done
 echo "UIKit layer type-check passed."

@@ -1,5 +1,6 @@
 // Negative control for Scripts/typecheck-uikit.sh: this file must NOT type-check. If it ever does,
 // the stub SDK has stopped checking selectors and the layer's type-check proves nothing.
+// expected-error: has no member 'fired'
 #if canImport(UIKit)
   import UIKit
 
