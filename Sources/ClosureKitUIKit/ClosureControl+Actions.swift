@@ -22,7 +22,9 @@
     ///   when the control is deallocated.
     ///
     /// > Important: Runs synchronously on the main actor, inside UIKit's `sendAction`, like a
-    /// > target-action method. Cancelling the token (from any thread) stops it at once.
+    /// > target-action method. Cancelling the token (from any thread) stops it at once. The control
+    /// > retains the action: use the control parameter and ``addAction(for:owner:_:)`` rather than
+    /// > capturing the control or its view controller, or you make a cycle.
     @discardableResult
     public func addAction(
       for events: UIControl.Event,
