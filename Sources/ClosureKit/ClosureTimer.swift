@@ -72,8 +72,6 @@ public final class ClosureTimer: @unchecked Sendable {
   var nextTick: Int64 = 1
   /// The deadline of the next tick while scheduled.
   var deadline = Duration.zero
-  /// Insertion order among equal deadlines.
-  var sequence: UInt64 = 0
   /// The position in the scheduler's heap; -1 when not in it.
   var heapIndex = -1
   /// Calls committed so far (scheduled ticks and `fire()`), counted against `callLimit`.
@@ -444,13 +442,20 @@ public final class ClosureTimer: @unchecked Sendable {
 
   /// Handles a due tick at `now`: coalesces missed ticks, reschedules or finishes the timer, and
   /// returns the call. Under the lock; the timer has just been popped from the heap.
-  func tick(at now: Duration, state: inout TimerScheduler.State) -> @Sendable () -> Void {
+  func tick(at now: Duration, state: inout TimerScheduler.State) -> TimerScheduler.DueCall {
     var skipped = 0
     if isRepeating {
-      let due = Int64((now - anchor).attoseconds / period.attoseconds)
-      skipped = Int(due - nextTick)
-      nextTick = due + 1
-      deadline = Duration(attoseconds: anchor.attoseconds + period.attoseconds * Int128(nextTick))
+      let next = deadline + period
+      if now < next {
+        // On time (the common case): no division needed.
+        nextTick += 1
+        deadline = next
+      } else {
+        let due = Int64((now - anchor).attoseconds / period.attoseconds)
+        skipped = Int(due - nextTick)
+        nextTick = due + 1
+        deadline = Duration(attoseconds: anchor.attoseconds + period.attoseconds * Int128(nextTick))
+      }
     }
     committedCalls += 1
     let isFinal = !isRepeating || callLimit.map { committedCalls >= $0 } ?? false
@@ -459,7 +464,12 @@ public final class ClosureTimer: @unchecked Sendable {
     } else {
       scheduler.insert(self, state: &state)
     }
-    return makeCall(skipped: skipped, isFinal: isFinal)
+    if delivery.isImmediate, let handler {
+      startedCalls += 1
+      skippedTicks = skipped
+      return .immediate(self, handler, isFinal: isFinal)
+    }
+    return .deferred(self, makeCall(skipped: skipped, isFinal: isFinal))
   }
 
   /// One call of the handler: checks at its start that the timer is still valid.

@@ -1,10 +1,8 @@
-import Dispatch
-
 extension TimerScheduler {
   /// The scheduler shared by every timer on `ContinuousClock`.
-  static let continuous = TimerScheduler(driver: DispatchTimerDriver(clock: ContinuousClock()))
+  static let continuous = TimerScheduler(driver: ThreadTimerDriver(clock: ContinuousClock()))
   /// The scheduler shared by every timer on `SuspendingClock`.
-  static let suspending = TimerScheduler(driver: DispatchTimerDriver(clock: SuspendingClock()))
+  static let suspending = TimerScheduler(driver: ThreadTimerDriver(clock: SuspendingClock()))
 
   /// The scheduler for timers on `clock`: the clock's own (``ManualClock``), a shared one for the
   /// standard clocks, or a new task-driven one for any other clock.
@@ -14,54 +12,6 @@ extension TimerScheduler {
     if C.self == SuspendingClock.self { return .suspending }
     return TimerScheduler(driver: TaskTimerDriver(clock: clock))
   }
-}
-
-/// Wakes a scheduler with one `DispatchSourceTimer`, re-armed to the earliest deadline, on a serial
-/// queue of its own: one wake-up per due deadline, no thread while nothing is due.
-///
-/// `@unchecked Sendable`: `source` is a thread-safe dispatch object; `isActivated` is read and
-/// written under the scheduler's lock only.
-final class DispatchTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
-  let clock: C
-  let origin: C.Instant
-  /// The serial queue on which due timers fire (and immediate handlers run).
-  let queue = DispatchQueue(label: "ClosureKit.ClosureTimer", qos: .userInitiated)
-  let source: any DispatchSourceTimer
-
-  init(clock: C) {
-    self.clock = clock
-    origin = clock.now
-    source = DispatchSource.makeTimerSource(flags: [.strict], queue: queue)
-  }
-
-  func now() -> Duration {
-    origin.duration(to: clock.now)
-  }
-
-  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
-    origin.advanced(by: offset)
-  }
-
-  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
-    if !isActivated {
-      isActivated = true
-      source.setEventHandler { [unowned scheduler] in scheduler.fireDue() }
-      source.activate()
-    }
-    guard let deadline else {
-      source.schedule(deadline: .distantFuture, repeating: .never)
-      return
-    }
-    let delay = max(deadline - now(), .zero)
-    source.schedule(
-      deadline: .now() + .nanoseconds(delay.nanoseconds),
-      repeating: .never,
-      leeway: .nanoseconds(leeway.nanoseconds)
-    )
-  }
-
-  /// Set on the first `arm`; read and written under the scheduler's lock only.
-  var isActivated = false
 }
 
 /// Wakes a scheduler on a clock ClosureKit does not know, with `clock.sleep(until:)` in a task that

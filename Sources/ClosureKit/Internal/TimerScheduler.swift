@@ -26,9 +26,25 @@ package protocol TimerSchedulerProviding {
 ///
 /// `@unchecked Sendable`: `state` is a lock; `driver` is `Sendable`.
 package final class TimerScheduler: @unchecked Sendable {
+  /// One scheduled timer in the heap; the sort key is kept here so that sifting does not touch
+  /// the timer objects.
+  struct Entry {
+    var deadline: Duration
+    var sequence: UInt64
+    let timer: ClosureTimer
+  }
+
+  /// A due timer's call, prepared under the lock.
+  enum DueCall {
+    /// Run `handler` on this thread now; the call is already counted as started.
+    case immediate(ClosureTimer, @Sendable (ClosureTimer) -> Void, isFinal: Bool)
+    /// Hand the job to the timer's delivery; it checks validity when it starts.
+    case deferred(ClosureTimer, @Sendable () -> Void)
+  }
+
   struct State {
     /// The scheduled timers, a binary min-heap ordered by (deadline, sequence).
-    var heap: [ClosureTimer] = []
+    var heap: [Entry] = []
     /// Incremented per insertion, so equal deadlines fire in scheduling order.
     var sequence: UInt64 = 0
     /// The deadline the driver is armed for; `nil` when it is not armed.
@@ -48,28 +64,35 @@ package final class TimerScheduler: @unchecked Sendable {
   /// then re-arms the driver for the earliest remaining deadline. Handlers with immediate delivery
   /// run on the calling thread before this returns.
   package func fireDue() {
-    while let (timer, job) = nextDueJob() {
-      timer.delivery.execute(job)
+    while let call = nextDueCall() {
+      switch call {
+      case .immediate(let timer, let handler, let isFinal):
+        handler(timer)
+        if isFinal { timer.invalidate() }
+      case .deferred(let timer, let job):
+        timer.delivery.execute(job)
+      }
     }
   }
 
   /// Pops the earliest due timer and prepares its call; re-arms and returns `nil` when none is due.
-  private func nextDueJob() -> (ClosureTimer, @Sendable () -> Void)? {
+  private func nextDueCall() -> DueCall? {
     // Handlers of timers whose owner is gone, released after the lock is dropped.
     var released: [@Sendable (ClosureTimer) -> Void] = []
     defer { _ = released }
     return state.withLock { state in
       let now = driver.now()
-      while let top = state.heap.first, top.deadline <= now {
+      while let entry = state.heap.first, entry.deadline <= now {
+        let top = entry.timer
         state.removeTimer(at: 0)
         if top.isOrphaned {
           if let handler = top.end() { released.append(handler) }
           continue
         }
-        return (top, top.tick(at: now, state: &state))
+        return top.tick(at: now, state: &state)
       }
       state.armed = state.heap.first?.deadline
-      driver.arm(at: state.armed, leeway: state.heap.first?.tolerance ?? .zero, for: self)
+      driver.arm(at: state.armed, leeway: state.heap.first?.timer.tolerance ?? .zero, for: self)
       return nil
     }
   }
@@ -77,9 +100,8 @@ package final class TimerScheduler: @unchecked Sendable {
   /// Inserts `timer` (its deadline already set) and re-arms if it is now the earliest. Under the lock.
   func insert(_ timer: ClosureTimer, state: inout State) {
     state.sequence &+= 1
-    timer.sequence = state.sequence
     timer.heapIndex = state.heap.count
-    state.heap.append(timer)
+    state.heap.append(Entry(deadline: timer.deadline, sequence: state.sequence, timer: timer))
     state.siftUp(state.heap.count - 1)
     if let armed = state.armed, armed <= timer.deadline { return }
     state.armed = timer.deadline
@@ -105,16 +127,18 @@ package final class TimerScheduler: @unchecked Sendable {
 extension TimerScheduler.State {
   /// Whether the timer at `lhs` fires before the one at `rhs`.
   private func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
-    let left = heap[lhs]
-    let right = heap[rhs]
-    if left.deadline != right.deadline { return left.deadline < right.deadline }
-    return left.sequence < right.sequence
+    heap.withUnsafeBufferPointer { entries in
+      let left = entries[lhs]
+      let right = entries[rhs]
+      if left.deadline != right.deadline { return left.deadline < right.deadline }
+      return left.sequence < right.sequence
+    }
   }
 
   private mutating func swapAt(_ lhs: Int, _ rhs: Int) {
     heap.swapAt(lhs, rhs)
-    heap[lhs].heapIndex = lhs
-    heap[rhs].heapIndex = rhs
+    heap[lhs].timer.heapIndex = lhs
+    heap[rhs].timer.heapIndex = rhs
   }
 
   mutating func siftUp(_ start: Int) {
@@ -142,7 +166,7 @@ extension TimerScheduler.State {
 
   /// Removes the timer at `index` and restores the heap order.
   mutating func removeTimer(at index: Int) {
-    let removed = heap[index]
+    let removed = heap[index].timer
     let last = heap.count - 1
     if index != last {
       swapAt(index, last)
