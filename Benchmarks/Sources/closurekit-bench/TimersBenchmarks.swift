@@ -50,7 +50,8 @@ final class LatenessLog: Sendable {
   private let samples = Mutex<[Int64]>([])
 
   init(interval: Duration, capacity: Int) {
-    self.interval = Int64(interval.components.seconds) * 1_000_000_000
+    self.interval =
+      Int64(interval.components.seconds) * 1_000_000_000
       + Int64(interval.components.attoseconds / 1_000_000_000)
     samples.withLock { $0.reserveCapacity(capacity) }
   }
@@ -58,7 +59,8 @@ final class LatenessLog: Sendable {
   /// Records a call at `now` of a timer whose ticks are due at `start + k × interval`.
   func record(start: ContinuousClock.Instant, now: ContinuousClock.Instant) {
     let elapsed = start.duration(to: now)
-    let nanos = Int64(elapsed.components.seconds) * 1_000_000_000 + Int64(elapsed.components.attoseconds / 1_000_000_000)
+    let nanos =
+      Int64(elapsed.components.seconds) * 1_000_000_000 + Int64(elapsed.components.attoseconds / 1_000_000_000)
     let lateness = nanos % interval
     samples.withLock { $0.append(lateness) }
   }
@@ -97,7 +99,9 @@ func latencyBenchmark(timers: Int, interval: Duration, duration: Duration) async
       let source = DispatchSource.makeTimerSource(flags: [.strict], queue: queue)
       let start = clock.now
       source.setEventHandler { log.record(start: start, now: clock.now) }
-      source.schedule(deadline: .now() + .nanoseconds(Int(log.interval)), repeating: .nanoseconds(Int(log.interval)), leeway: .nanoseconds(0))
+      source.schedule(
+        deadline: .now() + .nanoseconds(Int(log.interval)), repeating: .nanoseconds(Int(log.interval)),
+        leeway: .nanoseconds(0))
       source.activate()
       sources.append(source)
     }
