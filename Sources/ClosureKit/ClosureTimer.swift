@@ -9,19 +9,19 @@
 ///
 /// Tick *n* of a repeating timer is due at start + *n* × interval, however long the handler takes,
 /// so the timer never drifts. Ticks that were missed (a long handler, a stalled process, a
-/// ``ManualClock`` advanced across several intervals) are coalesced into one call, and the handler
+/// `ManualClock` advanced across several intervals) are coalesced into one call, and the handler
 /// reads how many were skipped in ``skippedTickCount``.
 ///
 /// A scheduled timer keeps running, even with no reference left to it, until it is invalidated,
 /// has made its last call (a one-shot timer, a `repeatCount`), or, for a timer made with `owner:`,
 /// its owner is deallocated.
 ///
-/// Every timer takes a `clock:`; tests pass a ``ManualClock`` and advance it instead of waiting.
+/// Every timer takes a `clock:`; tests pass a `ManualClock` and advance it instead of waiting.
 /// On `ContinuousClock` (the default) and `SuspendingClock`, all timers share one dispatch timer,
 /// re-armed to the earliest deadline: no thread per timer, and no thread busy while none is due.
 ///
 /// > Important: Every method is safe from any thread, also from inside the handler. With
-/// > ``Delivery/immediate`` the handler runs on the scheduler's thread (for a ``ManualClock``, the
+/// > ``Delivery/immediate`` the handler runs on the scheduler's thread (for a `ManualClock`, the
 /// > thread that advances it), outside any lock, one due timer after another. After
 /// > ``invalidate()`` returns, no call of the handler starts, including calls already queued on
 /// > another delivery.
@@ -200,7 +200,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// - Returns: The running timer. Dropping it does not stop it; keep it to invalidate it.
   ///
   /// > Important: With ``Delivery/immediate`` the handler runs on the scheduler's thread (for a
-  /// > ``ManualClock``, inside `advance`). The timer is valid while its handler runs and invalid
+  /// > `ManualClock`, inside `advance`). The timer is valid while its handler runs and invalid
   /// > after it returns.
   @discardableResult
   public static func schedule(

@@ -20,8 +20,8 @@ extension ClosureTimer {
   ///
   /// > Important: The handler runs only while `runLoop` runs in `mode`. On Linux no run loop runs
   /// > by itself, not even the main thread's in an `async` `main`: prefer
-  /// > ``ClosureTimer/schedule(after:on:clock:_:)``, which needs none. Every method of the timer
-  /// > is safe from any thread; after ``ClosureTimer/invalidate()`` returns no call starts.
+  /// > `ClosureTimer.schedule(after:on:clock:_:)`, which needs none. Every method of the timer
+  /// > is safe from any thread; after `ClosureTimer.invalidate()` returns no call starts.
   @discardableResult
   public static func schedule(
     after delay: Duration,
@@ -44,7 +44,7 @@ extension ClosureTimer {
   }
 
   /// Schedules a repeating timer in a run loop, on Foundation's `Timer`, with the same semantics
-  /// as ``ClosureTimer/schedule(every:tolerance:repeatCount:on:clock:_:)``: no drift, missed
+  /// as `ClosureTimer.schedule(every:tolerance:repeatCount:on:clock:_:)`: no drift, missed
   /// ticks coalesced into one call, a repeat count, pause and resume.
   ///
   /// ```swift
@@ -66,7 +66,7 @@ extension ClosureTimer {
   ///
   /// > Important: The handler runs on `runLoop`'s thread, only while it runs in `mode`. On Linux
   /// > no run loop runs by itself: prefer the clock-driven
-  /// > ``ClosureTimer/schedule(every:tolerance:repeatCount:on:clock:_:)``.
+  /// > `ClosureTimer.schedule(every:tolerance:repeatCount:on:clock:_:)`.
   @discardableResult
   public static func schedule(
     every interval: Duration,

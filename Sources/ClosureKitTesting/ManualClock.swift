@@ -16,7 +16,7 @@ import Synchronization
 ///
 /// > Important: ``advance(by:)`` and ``advance(to:)`` are synchronous: the clock jumps to the
 /// > target, then every timer that fell due fires in deadline order, on the advancing thread, each
-/// > timer once with its missed ticks coalesced, and handlers with ``Delivery/immediate`` have
+/// > timer once with its missed ticks coalesced, and handlers with `Delivery.immediate` have
 /// > returned when the call returns. Tasks sleeping on the clock are resumed after that.
 public struct ManualClock: Clock, Sendable {
   /// A point in a ``ManualClock``'s time: the time since the clock was created.
@@ -170,7 +170,7 @@ public struct ManualClock: Clock, Sendable {
   /// - Parameter duration: How far to move; zero or more.
   ///
   /// > Important: Synchronous: see ``ManualClock``. Crossing several intervals of a repeating timer
-  /// > makes one call whose ``ClosureTimer/skippedTickCount`` counts the others.
+  /// > makes one call whose `ClosureTimer.skippedTickCount` counts the others.
   public func advance(by duration: Duration) {
     precondition(
       duration >= .zero,

@@ -4,7 +4,7 @@ extension TimerScheduler {
   /// The scheduler shared by every timer on `SuspendingClock`.
   static let suspending = TimerScheduler(driver: ThreadTimerDriver(clock: SuspendingClock()))
 
-  /// The scheduler for timers on `clock`: the clock's own (``ManualClock``), a shared one for the
+  /// The scheduler for timers on `clock`: the clock's own (`ManualClock`), a shared one for the
   /// standard clocks, or a new task-driven one for any other clock.
   static func scheduler<C: Clock>(for clock: C) -> TimerScheduler where C.Duration == Duration {
     if let provider = clock as? any TimerSchedulerProviding { return provider.timerScheduler }

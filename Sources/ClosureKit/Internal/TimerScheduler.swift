@@ -12,7 +12,7 @@ package protocol TimerDriver: Sendable {
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler)
 }
 
-/// What a clock gives the timer machinery when it brings its own scheduler (``ManualClock``).
+/// What a clock gives the timer machinery when it brings its own scheduler (`ManualClock`).
 package protocol TimerSchedulerProviding {
   /// The scheduler every timer on this clock uses.
   var timerScheduler: TimerScheduler { get }
