@@ -565,3 +565,24 @@ extension ManualClock {
     try await sleep(until: now + duration)
   }
 }
+
+@Suite struct ClosureTimerMainActorTests {
+  @Test @MainActor func mainActorHandlerRunsOnTheMainActor() async {
+    let clock = ManualClock()
+    let done = Expectation(count: 2)
+    let calls = Recorder<String>()
+    ClosureTimer.schedule(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor _ in
+      MainActor.assertIsolated()
+      calls.append("once")
+      done.fulfill()
+    }
+    ClosureTimer.schedule(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor timer in
+      MainActor.assertIsolated()
+      calls.append("every \(timer.fireCount)")
+      done.fulfill()
+    }
+    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
+    #expect(await done.wait(timeout: .seconds(10)))
+    #expect(calls.values == ["once", "every 1"])
+  }
+}
