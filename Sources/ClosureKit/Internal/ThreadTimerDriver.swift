@@ -46,14 +46,17 @@ final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where 
   }
 
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
-    let isFirst = state.withLock { state in
+    let (isFirst, isEarlier) = state.withLock { state -> (Bool, Bool) in
+      let previous = state.armed
       state.armed = deadline
-      guard state.scheduler == nil, deadline != nil else { return false }
+      // Only an earlier deadline needs the thread now; it re-reads the state after each wait.
+      let isEarlier = deadline.map { deadline in previous.map { deadline < $0 } ?? true } ?? false
+      guard state.scheduler == nil, deadline != nil else { return (false, isEarlier) }
       state.scheduler = scheduler
-      return true
+      return (true, isEarlier)
     }
     if isFirst { startThread() }
-    wakeup.signal()
+    if isEarlier { wakeup.signal() }
   }
 
   /// Starts the thread that runs ``run()``.
