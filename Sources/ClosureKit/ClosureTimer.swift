@@ -17,12 +17,14 @@
 /// its owner is deallocated.
 ///
 /// Every timer takes a `clock:`; tests pass a `ManualClock` and advance it instead of waiting.
-/// On `ContinuousClock` (the default) and `SuspendingClock`, all timers share one dispatch timer,
-/// re-armed to the earliest deadline: no thread per timer, and no thread busy while none is due.
+/// On `ContinuousClock` (the default) and `SuspendingClock`, all timers of the clock share one
+/// scheduler thread that sleeps until the earliest deadline: no thread per timer, and no thread
+/// busy while none is due.
 ///
 /// > Important: Every method is safe from any thread, also from inside the handler. With
 /// > ``Delivery/immediate`` the handler runs on the scheduler's thread (for a `ManualClock`, the
-/// > thread that advances it), outside any lock, one due timer after another. After
+/// > thread that advances it), outside any lock, one due timer after another, so a slow handler
+/// > delays the clock's other timers; move slow work elsewhere with `on: .queue(_:)`. After
 /// > ``invalidate()`` returns, no call of the handler starts, including calls already queued on
 /// > another delivery.
 ///
