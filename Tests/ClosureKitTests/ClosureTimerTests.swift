@@ -122,6 +122,29 @@ struct WrappedClock: Clock {
     timer.invalidate()
   }
 
+  @Test func toleranceNeverMovesTheGrid() {
+    let times = Recorder<Duration>()
+    let clock = clock
+    let timer = ClosureTimer.schedule(every: .seconds(1), tolerance: .milliseconds(500), clock: clock) { _ in
+      times.append(clock.now.offset)
+    }
+    for _ in 0..<3 { clock.advance(by: .seconds(1)) }
+    #expect(times.values == [.seconds(1), .seconds(2), .seconds(3)])
+    #expect(timer.nextDeadline as? ManualClock.Instant == ManualClock.Instant(offset: .seconds(4)))
+    timer.invalidate()
+  }
+
+  @Test func eachManualClockDrivesOnlyItsOwnTimers() {
+    let other = ManualClock()
+    let calls = Recorder<String>()
+    ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in calls.append("mine") }
+    ClosureTimer.schedule(after: .seconds(1), clock: other) { _ in calls.append("other") }
+    clock.advance(by: .seconds(1))
+    #expect(calls.values == ["mine"])
+    other.advance(by: .seconds(1))
+    #expect(calls.values == ["mine", "other"])
+  }
+
   @Test func advanceFiresDueTimersInDeadlineOrder() {
     let order = Recorder<String>()
     ClosureTimer.schedule(after: .seconds(3), clock: clock) { _ in order.append("3s") }
