@@ -12,4 +12,5 @@ struct Chapter: Sendable {
 let allChapters: [Chapter] = [
   .events,
   .timers,
+  .dialogs,
 ]

@@ -1,4 +1,6 @@
 import ClosureKit
+import ClosureKitTesting
+import Dispatch
 import Testing
 
 struct TestKind: OptionSet, Sendable {
@@ -85,6 +87,24 @@ struct TestKind: OptionSet, Sendable {
       actions.addAction(for: .up) { _ = captured }
     }
     #expect(weakCaptured == nil)
+  }
+
+  @Test @MainActor func mainActorActionsRunOnTheMainActor() async {
+    let actions = ControlActions<TestKind, Int>()
+    let calls = Recorder<String>()
+    let done = Expectation(count: 2)
+    let owner = Tracked("screen")
+    actions.addAction(for: .up, on: .mainActor) { @MainActor value in
+      calls.append("plain \(value)")
+      done.fulfill()
+    }
+    actions.addAction(for: .up, owner: owner, on: .mainActor) { @MainActor owner, value in
+      calls.append("\(owner.name) \(value)")
+      done.fulfill()
+    }
+    DispatchQueue.global().async { actions.sendActions(for: .up, with: 1) }
+    #expect(await done.wait(timeout: .seconds(10)))
+    #expect(calls.values == ["plain 1", "screen 1"])
   }
 
   @Test func anEmptyKindSetIsAPreconditionFailureNamingTheArgument() async {

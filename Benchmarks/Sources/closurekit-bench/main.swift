@@ -5,10 +5,13 @@
 let suites: [Suite] = [
   eventsSuite,
   timersSuite,
+  dialogsSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
-if requested.contains("--help") {
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
+  memoryProbe(CommandLine.arguments[2])
+} else if requested.contains("--help") {
   print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
 } else {
   for suite in suites where requested.isEmpty || requested.contains(suite.name) {
