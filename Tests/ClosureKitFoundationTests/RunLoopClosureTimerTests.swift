@@ -31,7 +31,7 @@ private func onRunLoopThread(
 @Suite struct RunLoopClosureTimerTests {
   @Test(.timeLimit(.minutes(1)))
   func repeatingTimerFiresOnTheRunLoopsThreadWhileItRuns() async {
-    let threads = Recorder<Bool>()
+    let threads = TimerRecorder<Bool>()
     let timerBox = Mutex<ClosureTimer?>(nil)
     let finished = onRunLoopThread { runLoop in
       let timer = ClosureTimer.schedule(every: .milliseconds(10), repeatCount: 3, in: runLoop) { _ in
@@ -47,7 +47,7 @@ private func onRunLoopThread(
 
   @Test(.timeLimit(.minutes(1)))
   func timerInAModeTheRunLoopDoesNotRunNeverFires() async {
-    let calls = Counter()
+    let calls = TimerCallCounter()
     let modeTimerFired = ClosureKitTesting.Expectation()
     let finished = onRunLoopThread { runLoop in
       let other = ClosureTimer.schedule(after: .milliseconds(1), in: runLoop, forMode: RunLoop.Mode("other")) { _ in
@@ -64,7 +64,7 @@ private func onRunLoopThread(
   @Test(.timeLimit(.minutes(1)))
   func runLoopTimerIsInertWhileItsRunLoopDoesNotRun() async {
     // Scheduled on a thread that never runs its run loop: a clock-driven 30 ms timer is the witness.
-    let calls = Counter()
+    let calls = TimerCallCounter()
     let scheduled = ClosureKitTesting.Expectation()
     let timerBox = Mutex<ClosureTimer?>(nil)
     let thread = Thread {
@@ -83,14 +83,14 @@ private func onRunLoopThread(
 
   @Test(.timeLimit(.minutes(1)))
   func handlerCanInvalidateItsRunLoopTimerAndItsCapturesAreReleased() async {
-    let calls = Counter()
+    let calls = TimerCallCounter()
     let released = Mutex<Bool>(false)
     let finished = onRunLoopThread { runLoop in
       let timer: ClosureTimer
-      let weakCaptured: WeakReference
+      let weakCaptured: WeakTimerCapture
       do {
-        let captured = Tracked()
-        weakCaptured = WeakReference(captured)
+        let captured = TimerCapture()
+        weakCaptured = WeakTimerCapture(captured)
         timer = ClosureTimer.schedule(every: .milliseconds(5), in: runLoop) { timer in
           _ = captured.name
           calls.increment()
@@ -110,25 +110,25 @@ private func onRunLoopThread(
 }
 
 /// An object whose deallocation a test can observe through a `weak` reference.
-private final class Tracked: Sendable {
+private final class TimerCapture: Sendable {
   let name = "tracked"
 }
 
 /// A weak reference that a `@Sendable` closure can hold.
-private final class WeakReference: Sendable {
-  weak let value: Tracked?
-  init(_ value: Tracked) { self.value = value }
+private final class WeakTimerCapture: Sendable {
+  weak let value: TimerCapture?
+  init(_ value: TimerCapture) { self.value = value }
 }
 
 /// A thread-safe counter for handlers.
-private final class Counter: Sendable {
+private final class TimerCallCounter: Sendable {
   private let storage = Mutex(0)
   var value: Int { storage.withLock { $0 } }
   func increment() { storage.withLock { $0 += 1 } }
 }
 
 /// A thread-safe list that handlers append to.
-private final class Recorder<Element: Sendable>: Sendable {
+private final class TimerRecorder<Element: Sendable>: Sendable {
   private let storage = Mutex<[Element]>([])
   var values: [Element] { storage.withLock { $0 } }
   func append(_ element: Element) { storage.withLock { $0.append(element) } }
