@@ -4,6 +4,7 @@
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
+  timersSuite,
   dialogsSuite,
 ]
 
