@@ -3,7 +3,9 @@ import Foundation
 /// The `FileManagerDelegate` behind ``FileOperationHandlers``. All sixteen methods are required on
 /// Linux; each routes to the one closure of its kind, or answers `FileManager`'s documented
 /// default (`true` for "should", `false` for "proceed after error") when the closure is unset.
-final class FileManagerAdapter: NSObject, FileManagerDelegate {
+final class FileManagerAdapter: NSObject, FileManagerDelegate, @unchecked Sendable {
+  // @unchecked Sendable (Linux's FileManagerDelegate requires Sendable): an adapter serves one
+  // synchronous operation, and FileManager calls it on the thread that started that operation.
   private let shouldProcessItem: ((URL, URL?) -> Bool)?
   private let shouldProceedAfterError: ((any Error, URL, URL?) -> Bool)?
 
