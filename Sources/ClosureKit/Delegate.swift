@@ -14,14 +14,21 @@
 /// > call of the old closure starts.
 public final class Delegate<Input, Output>: Sendable {
   /// The stored closure, already bound to its weak owner; `nil` when unset.
-  private let slot = Locked<Slot?>(nil)
+  @usableFromInline let slot = Locked<Slot?>(nil)
 
-  /// A closure and, if it was set with `on:`, a check that its owner is still alive.
-  private struct Slot {
+  /// A closure and, if it was set with `on:`, a check that its owner is still alive. A class, so
+  /// that reading the slot retains one object.
+  @usableFromInline
+  final class Slot: Sendable {
     /// Returns `nil` when the owner is gone, else the closure's output.
-    let call: @Sendable (Input) -> Output?
+    @usableFromInline let call: @Sendable (Input) -> Output?
     /// Whether the owner (if any) is alive.
-    let isAlive: @Sendable () -> Bool
+    @usableFromInline let isAlive: @Sendable () -> Bool
+
+    init(call: @escaping @Sendable (Input) -> Output?, isAlive: @escaping @Sendable () -> Bool) {
+      self.call = call
+      self.isAlive = isAlive
+    }
   }
 
   /// Creates an empty slot.
@@ -84,7 +91,7 @@ public final class Delegate<Input, Output>: Sendable {
   ///
   /// > Important: Runs the closure synchronously on the calling thread, outside the lock; when the
   /// > owner is found deallocated the slot is cleared, releasing the closure.
-  @discardableResult
+  @inlinable @discardableResult
   public func callAsFunction(_ input: Input) -> Output? {
     guard let current = slot.withLock({ $0 }) else { return nil }
     if let output = current.call(input) { return output }
@@ -121,7 +128,8 @@ public final class Delegate<Input, Output>: Sendable {
   }
 
   /// Clears the slot if its closure's owner is gone (not a closure set since by another thread).
-  private func clearIfOwnerGone() {
+  @usableFromInline
+  func clearIfOwnerGone() {
     let old = slot.withLock { slot -> Slot? in
       guard let current = slot, !current.isAlive() else { return nil }
       defer { slot = nil }

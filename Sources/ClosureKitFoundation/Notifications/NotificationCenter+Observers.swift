@@ -1,6 +1,14 @@
 public import ClosureKit
 public import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
 extension NotificationCenter {
   /// Adds a handler for the notifications named `name`, removed when its subscription is
   /// cancelled.
@@ -30,6 +38,14 @@ extension NotificationCenter {
     _ handler: @escaping @Sendable (Notification) -> Void
   ) -> Subscription {
     let observation = NotificationObservation(center: self)
+    if delivery.runsSynchronously {
+      let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
+        guard !observation.isEnded else { return }
+        handler(notification)
+      }
+      observation.attach(token)
+      return Subscription(source: observation, node: nil)
+    }
     let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
       guard !observation.isEnded else { return }
       let transfer = NotificationTransfer(notification: notification)
@@ -71,6 +87,15 @@ extension NotificationCenter {
   ) -> Subscription {
     let observation = NotificationObservation(center: self)
     weak let weakOwner = owner
+    if delivery.runsSynchronously {
+      let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
+        guard !observation.isEnded else { return }
+        guard let owner = weakOwner else { return observation.end() }
+        handler(owner, notification)
+      }
+      observation.attach(token)
+      return Subscription(source: observation, node: nil)
+    }
     let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
       guard !observation.isEnded else { return }
       guard weakOwner != nil else { return observation.end() }
@@ -82,5 +107,20 @@ extension NotificationCenter {
     }
     observation.attach(token)
     return Subscription(source: observation, node: nil)
+  }
+}
+
+extension Delivery {
+  /// Whether this delivery runs a job synchronously on the calling thread, as
+  /// ``ClosureKit/Delivery/immediate`` does: lets the post path call the handler directly instead
+  /// of allocating a job per post. Found by running one empty job and checking that it ran on this
+  /// thread before `execute` returned. (`Delivery.isImmediate` is internal to ClosureKit.)
+  fileprivate var runsSynchronously: Bool {
+    let caller = pthread_self()
+    let ranHere = Locked(false)
+    execute {
+      if pthread_equal(pthread_self(), caller) != 0 { ranHere.withLock { $0 = true } }
+    }
+    return ranHere.withLock { $0 }
   }
 }
