@@ -128,7 +128,8 @@ private final class Sandbox {
   @Test func removeOfAMissingItemThrowsWhenTheErrorHandlerIsUnset() throws {
     let sandbox = try Sandbox()
     #expect(throws: (any Error).self) {
-      try FileManager.default.removeItem(at: sandbox.root.appendingPathComponent("missing"), handlers: FileOperationHandlers())
+      try FileManager.default.removeItem(
+        at: sandbox.root.appendingPathComponent("missing"), handlers: FileOperationHandlers())
     }
   }
 

@@ -146,7 +146,8 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     try Data("<r><a/></r>".utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
     let names = DelegateTestRecorder<String>()
-    try XMLParser.parse(contentsOf: url, handlers: XMLParserHandlers(didStartElement: { n, _, _, _ in names.append(n) }))
+    try XMLParser.parse(
+      contentsOf: url, handlers: XMLParserHandlers(didStartElement: { n, _, _, _ in names.append(n) }))
     #expect(names.values == ["r", "a"])
   }
 
@@ -177,7 +178,8 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
       _ = try? XMLParser.parse(Data("<r/>".utf8), handlers: XMLParserHandlers())
       _ = try? XMLParser.parse(Data("<r></s>".utf8), handlers: XMLParserHandlers())
       _ = try? XMLParser.parse(
-        Data("<r><a/></r>".utf8), handlers: XMLParserHandlers(didStartElement: { _, _, _, _ in throw XMLParserHandlers.Stop() }))
+        Data("<r><a/></r>".utf8),
+        handlers: XMLParserHandlers(didStartElement: { _, _, _, _ in throw XMLParserHandlers.Stop() }))
       precondition(KeepAlive.liveCount == 0, "an XML adapter was never released")
     }
   }
@@ -221,7 +223,8 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     @Test func foundationItselfCrashesOnImpliedAttributeWithADelegate() async {
       await #expect(processExitsWith: .signal(SIGSEGV)) {
         final class Empty: NSObject, XMLParserDelegate {}
-        let parser = XMLParser(data: Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED>]><a/>".utf8))
+        let parser = XMLParser(
+          data: Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED>]><a/>".utf8))
         let delegate = Empty()
         parser.delegate = delegate
         _ = parser.parse()

@@ -95,7 +95,10 @@ import Testing
     let calls = Counter()
     DispatchQueue.concurrentPerform(iterations: 2_000) { index in
       switch index % 4 {
-      case 0: slot.delegate { calls.increment(); return $0 }
+      case 0:
+        slot.delegate {
+          calls.increment(); return $0
+        }
       case 1: slot.clear()
       default: _ = slot(index)
       }

@@ -49,7 +49,9 @@ final class HandWrittenSAXDelegate: NSObject, XMLParserDelegate {
     tally.elements &+= 1
   }
 
-  func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+  func parser(
+    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+  ) {
     tally.elements &+= 1
   }
 
@@ -86,7 +88,9 @@ func saxBenchmark() {
   table.add("XMLParser.parse(_:handlers:)", adapter / 1e6)
   table.print()
   let megabytes = Double(document.count) / 1e6
-  print("  throughput: baseline \(format(megabytes / (baseline / 1e9))) MB/s, adapter \(format(megabytes / (adapter / 1e9))) MB/s")
+  print(
+    "  throughput: baseline \(format(megabytes / (baseline / 1e9))) MB/s, adapter \(format(megabytes / (adapter / 1e9))) MB/s"
+  )
   precondition(
     tally.elements == baselineTally.elements && tally.characters == baselineTally.characters,
     "the adapter and the baseline saw different events")
@@ -113,7 +117,8 @@ func notificationBenchmark(observers: Int) {
   let center = NotificationCenter()
   let bag = SubscriptionBag()
   for _ in 0..<observers { center.addObserver(forName: name) { _ in counter.value &+= 1 }.store(in: bag) }
-  table.add("addObserver(forName:) tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
+  table.add(
+    "addObserver(forName:) tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
   bag.cancelAll()
 
   let ownerCenter = NotificationCenter()
@@ -138,14 +143,20 @@ func delegateSlotBenchmark() {
   let iterations = 2_000_000
   var table = Table("one delegate call")
   let counter = Counter()
-  let plain: @Sendable (Int) -> Int = { counter.value &+= $0; return $0 }
+  let plain: @Sendable (Int) -> Int = {
+    counter.value &+= $0; return $0
+  }
   table.add("stored closure", nanoseconds(iterations: iterations) { blackHole(plain(1)) }, baseline: true)
   let slot = Delegate<Int, Int>()
-  slot.delegate { counter.value &+= $0; return $0 }
+  slot.delegate {
+    counter.value &+= $0; return $0
+  }
   table.add("Delegate slot", nanoseconds(iterations: iterations) { blackHole(slot(1)) })
   let owner = BenchmarkOwner()
   let ownerSlot = Delegate<Int, Int>()
-  ownerSlot.delegate(on: owner) { _, value in counter.value &+= value; return value }
+  ownerSlot.delegate(on: owner) { _, value in
+    counter.value &+= value; return value
+  }
   table.add("Delegate slot with owner", nanoseconds(iterations: iterations) { blackHole(ownerSlot(1)) })
   table.print()
 }

@@ -95,7 +95,9 @@ final class FileManagerAdapter: NSObject, FileManagerDelegate, @unchecked Sendab
     should(Self.url(path), nil)
   }
 
-  func fileManager(_ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAt URL: URL) -> Bool {
+  func fileManager(_ fileManager: FileManager, shouldProceedAfterError error: any Error, removingItemAt URL: URL)
+    -> Bool
+  {
     proceed(error, URL, nil)
   }
 

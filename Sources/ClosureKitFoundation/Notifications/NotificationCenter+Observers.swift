@@ -23,7 +23,7 @@ extension NotificationCenter {
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
   ///   - object: Only notifications posted with this object, or `nil` for any sender.
-  ///   - delivery: Where the handler runs. Defaults to ``ClosureKit/Delivery/immediate``: on the
+  ///   - delivery: Where the handler runs. Defaults to `Delivery/immediate`: on the
   ///     posting thread, before `post` returns.
   ///   - handler: Receives each notification.
   /// - Returns: A token that removes the observer; dropping it does not.
@@ -70,7 +70,7 @@ extension NotificationCenter {
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
   ///   - object: Only notifications posted with this object, or `nil` for any sender.
-  ///   - delivery: Where the handler runs. Defaults to ``ClosureKit/Delivery/immediate``.
+  ///   - delivery: Where the handler runs. Defaults to `Delivery/immediate`.
   ///   - owner: Held weakly; the observer ends when it is deallocated.
   ///   - handler: Receives the owner and each notification.
   /// - Returns: A token that removes the observer; dropping it does not.
@@ -112,7 +112,7 @@ extension NotificationCenter {
 
 extension Delivery {
   /// Whether this delivery runs a job synchronously on the calling thread, as
-  /// ``ClosureKit/Delivery/immediate`` does: lets the post path call the handler directly instead
+  /// `Delivery/immediate` does: lets the post path call the handler directly instead
   /// of allocating a job per post. Found by running one empty job and checking that it ran on this
   /// thread before `execute` returned. (`Delivery.isImmediate` is internal to ClosureKit.)
   fileprivate var runsSynchronously: Bool {

@@ -4,7 +4,7 @@
 
   extension NotificationCenter {
     /// An asynchronous sequence of the notifications of one name, from
-    /// ``Foundation/NotificationCenter/notifications(named:object:)``.
+    /// `NotificationCenter/notifications(named:object:)`.
     ///
     /// ```swift
     /// let saves = NotificationCenter.default.notifications(named: .documentSaved)

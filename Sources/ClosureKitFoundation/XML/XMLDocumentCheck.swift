@@ -35,7 +35,9 @@ enum XMLDocumentCheck {
     var hits = refused.compactMap { find($0, in: bytes, from: open) }
     if let entity = find(Array("<!ENTITY".utf8), in: bytes, from: open) {
       var index = entity + 8
-      while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D {
+      while index < bytes.count,
+        bytes[index] == 0x20 || bytes[index] == 0x09 || bytes[index] == 0x0A || bytes[index] == 0x0D
+      {
         index += 1
       }
       if index < bytes.count, bytes[index] == UInt8(ascii: "%") { hits.append(entity) }
@@ -95,7 +97,11 @@ enum XMLDocumentCheck {
     guard needle.count <= bytes.count else { return nil }
     var index = start
     while index + needle.count <= bytes.count {
-      if bytes[index] == needle[0], UnsafeBufferPointer(rebasing: bytes[index..<(index + needle.count)]).elementsEqual(needle) { return index }
+      if bytes[index] == needle[0],
+        UnsafeBufferPointer(rebasing: bytes[index..<(index + needle.count)]).elementsEqual(needle)
+      {
+        return index
+      }
       index += 1
     }
     return nil

@@ -1,6 +1,6 @@
 public import Foundation
 
-/// One SAX event of an XML document, as ``Foundation/XMLParser/events(in:processingNamespaces:)``
+/// One SAX event of an XML document, as `XMLParser/events(in:processingNamespaces:)`
 /// delivers it.
 ///
 /// ```swift

@@ -126,7 +126,8 @@ extension XMLParser {
         didStartDocument: { try yield(.startDocument) },
         didEndDocument: { try yield(.endDocument) },
         didStartElement: { name, namespaceURI, qualifiedName, attributes in
-          try yield(.startElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName, attributes: attributes))
+          try yield(
+            .startElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName, attributes: attributes))
         },
         didEndElement: { name, namespaceURI, qualifiedName in
           try yield(.endElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName))

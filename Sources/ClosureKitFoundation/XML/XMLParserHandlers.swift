@@ -14,7 +14,7 @@ public import Foundation
 /// error, except ``Stop``, which ends the parse early without an error.
 ///
 /// > Important: The closures run synchronously on the thread that called
-/// > ``Foundation/XMLParser/parse(_:processingNamespaces:handlers:)``, in document order, and are
+/// > `XMLParser/parse(_:processingNamespaces:handlers:)`, in document order, and are
 /// > released when that call returns.
 public struct XMLParserHandlers {
   /// Thrown by a handler to stop the parse without an error: the parse call returns
@@ -52,7 +52,9 @@ public struct XMLParserHandlers {
   /// the namespace URI and the qualified name (both `nil` when namespaces are not processed), and
   /// the attributes.
   public var didStartElement:
-    ((_ name: String, _ namespaceURI: String?, _ qualifiedName: String?, _ attributes: [String: String]) throws -> Void)?
+    (
+      (_ name: String, _ namespaceURI: String?, _ qualifiedName: String?, _ attributes: [String: String]) throws -> Void
+    )?
   /// Runs for each end tag, with the same names as ``didStartElement``.
   public var didEndElement: ((_ name: String, _ namespaceURI: String?, _ qualifiedName: String?) throws -> Void)?
   /// Runs for each run of text; one text node may arrive in several pieces.
