@@ -38,6 +38,37 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     #expect(weakCaptured == nil)
   }
 
+  @Test func centerIsNotKeptAliveByItsObservers() {
+    var center: NotificationCenter? = NotificationCenter()
+    weak let weakCenter = center
+    var captured: DelegateTestObject? = DelegateTestObject()
+    weak let weakCaptured = captured
+    let subscription = center!.addObserver(forName: Notification.Name("x")) { [captured] _ in _ = captured }
+    center!.addObserver(forName: Notification.Name("y"), owner: captured!) { _, _ in }
+    captured = nil
+    center = nil
+    #expect(weakCenter == nil)
+    #expect(weakCaptured == nil)
+    subscription.cancel()
+  }
+
+  @Test func ownerBoundQueuedDeliveryIsDroppedWhenTheOwnerDiesFirst() async {
+    let (center, name) = makeCenter()
+    let queue = DispatchQueue(label: "closurekit.notifications.owner")
+    let received = DelegateTestRecorder<String>()
+    let gate = DispatchSemaphore(value: 0)
+    queue.async { gate.wait() }
+    var owner: DelegateTestObject? = DelegateTestObject("owner")
+    center.addObserver(forName: name, on: .queue(queue), owner: owner!) { owner, _ in received.append(owner.name) }
+    center.post(name: name, object: nil)
+    owner = nil
+    gate.signal()
+    let drained = Expectation()
+    queue.async { drained.fulfill() }
+    #expect(await drained.wait(timeout: .seconds(5)))
+    #expect(received.values.isEmpty)
+  }
+
   @Test func droppedTokenDoesNotEndTheHandler() {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()

@@ -267,6 +267,14 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     #expect(names == ["r", "a"])
   }
 
+  @Test func eventsSequenceReleasesItsAdapterBeforeItFinishes() async {
+    await #expect(processExitsWith: .success) {
+      for try await _ in XMLParser.events(in: Data("<r><a/></r>".utf8)) {}
+      _ = try? await XMLParser.events(in: Data("<r></s>".utf8)).reduce(0) { count, _ in count + 1 }
+      precondition(KeepAlive.liveCount == 0, "the events sequence's adapter was never released")
+    }
+  }
+
   @Test func breakingOutOfTheEventsSequenceStopsTheParse() async throws {
     var xml = "<items>"
     for index in 0..<20_000 { xml += "<item>\(index)</item>" }

@@ -6,8 +6,9 @@ import Synchronization
 /// its owner is found deallocated. The ``Subscription`` source for
 /// `NotificationCenter.addObserver(forName:object:on:owner:_:)`.
 final class NotificationObservation: SubscriptionSource {
-  /// The center the observer was added to.
-  private let center: NotificationCenter
+  /// The center the observer was added to; weak, because the center holds the observer's block,
+  /// which holds this observation.
+  private weak let center: NotificationCenter?
   /// Set once, when the observation ends; read on every post.
   private let ended = Atomic<Bool>(false)
   /// Foundation's token, once `addObserver` has returned; `nil` after removal.
@@ -27,7 +28,7 @@ final class NotificationObservation: SubscriptionSource {
       token = newToken
       return false
     }
-    if removeNow { center.removeObserver(newToken) }
+    if removeNow { center?.removeObserver(newToken) }
   }
 
   /// Ends the observation and removes Foundation's observer. Idempotent.
@@ -37,7 +38,7 @@ final class NotificationObservation: SubscriptionSource {
       defer { token = nil }
       return token
     }
-    if let removed { center.removeObserver(removed) }
+    if let removed { center?.removeObserver(removed) }
   }
 
   func cancel(_ subscription: Subscription) { end() }
