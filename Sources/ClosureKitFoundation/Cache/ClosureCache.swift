@@ -25,9 +25,7 @@ public import Foundation
 ///
 /// > Important: The closure runs synchronously on the thread that inserts, inside NSCache's own
 /// > lock on Linux: it must not call back into the same cache.
-public final class ClosureCache<KeyType: AnyObject, ObjectType: AnyObject>: NSCache<KeyType, ObjectType>,
-  NSCacheDelegate
-{
+public final class ClosureCache<KeyType: AnyObject, ObjectType: AnyObject>: NSCache<KeyType, ObjectType> {
   /// The closure that receives each object the cache is about to evict; unset by default.
   ///
   /// ```swift
@@ -35,18 +33,34 @@ public final class ClosureCache<KeyType: AnyObject, ObjectType: AnyObject>: NSCa
   /// ```
   public let willEvictObject = Delegate<ObjectType, Void>()
 
+  /// The cache's delegate, owned by the cache (NSCache holds its delegate weakly). Not generic,
+  /// so that it can be an Objective-C delegate on Apple platforms.
+  private let forwarder: EvictionForwarder
+
   /// Creates an empty cache with no eviction closure.
   ///
   /// ```swift
   /// let cache = ClosureCache<NSString, NSData>()
   /// ```
   public override init() {
+    let slot = willEvictObject
+    forwarder = EvictionForwarder { object in
+      if let object = object as? ObjectType { slot(object) }
+    }
     super.init()
-    delegate = self
+    delegate = forwarder
+  }
+}
+
+/// Forwards `cache(_:willEvictObject:)` to a closure.
+private final class EvictionForwarder: NSObject, NSCacheDelegate {
+  let forward: (Any) -> Void
+
+  init(_ forward: @escaping (Any) -> Void) {
+    self.forward = forward
   }
 
-  public func cache(_ cache: NSCache<AnyObject, AnyObject>, willEvictObject obj: Any) {
-    guard let object = obj as? ObjectType else { return }
-    willEvictObject(object)
+  func cache(_ cache: NSCache<AnyObject, AnyObject>, willEvictObject obj: Any) {
+    forward(obj)
   }
 }
