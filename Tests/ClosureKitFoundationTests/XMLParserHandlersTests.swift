@@ -220,8 +220,9 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 
   #if os(Linux)
     /// The Foundation bug the check above avoids: if this starts failing, Foundation was fixed.
+    /// (SIGSEGV; under ThreadSanitizer the sanitizer catches the signal and exits with 66.)
     @Test func foundationItselfCrashesOnImpliedAttributeWithADelegate() async {
-      await #expect(processExitsWith: .signal(SIGSEGV)) {
+      await #expect(processExitsWith: .failure) {
         final class Empty: NSObject, XMLParserDelegate {}
         let parser = XMLParser(
           data: Data("<?xml version=\"1.0\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED>]><a/>".utf8))
