@@ -54,7 +54,6 @@ extension XMLParser {
     parser.delegate = adapter
     let succeeded = parser.parse()
     parser.delegate = nil
-    adapter.releaseHandlers()
     let failure = adapter.failure
     let didStart = adapter.didStart
     let line = parser.lineNumber

@@ -8,15 +8,17 @@ import Foundation
 /// The `XMLParserDelegate` behind ``XMLParserHandlers``: stored optional closures, one flag
 /// check per callback, no lock (a parse runs on one thread).
 final class XMLParserAdapter: NSObject, XMLParserDelegate {
-  /// The closures, copied out of the handlers struct so each callback is one load and one call.
-  private var didStartDocument: (() throws -> Void)?
-  private var didEndDocument: (() throws -> Void)?
-  private var didStartElement: ((String, String?, String?, [String: String]) throws -> Void)?
-  private var didEndElement: ((String, String?, String?) throws -> Void)?
-  private var foundCharacters: ((String) throws -> Void)?
-  private var foundCDATA: ((Data) throws -> Void)?
-  private var foundComment: ((String) throws -> Void)?
-  private var foundProcessingInstruction: ((String, String?) throws -> Void)?
+  /// The closures, copied out of the handlers struct so each callback is one load and one call;
+  /// `let`, so a call needs no retain of the closure's context. Released with the adapter, when
+  /// the parse call returns.
+  private let didStartDocument: (() throws -> Void)?
+  private let didEndDocument: (() throws -> Void)?
+  private let didStartElement: ((String, String?, String?, [String: String]) throws -> Void)?
+  private let didEndElement: ((String, String?, String?) throws -> Void)?
+  private let foundCharacters: ((String) throws -> Void)?
+  private let foundCDATA: ((Data) throws -> Void)?
+  private let foundComment: ((String) throws -> Void)?
+  private let foundProcessingInstruction: ((String, String?) throws -> Void)?
 
   /// Set at the first error (the parser's or a handler's): no callback is delivered after it.
   private(set) var isFinished = false
@@ -38,18 +40,6 @@ final class XMLParserAdapter: NSObject, XMLParserDelegate {
     foundProcessingInstruction = handlers.foundProcessingInstruction
   }
 
-  /// Drops every closure, so what they captured is released when the parse returns.
-  func releaseHandlers() {
-    didStartDocument = nil
-    didEndDocument = nil
-    didStartElement = nil
-    didEndElement = nil
-    foundCharacters = nil
-    foundCDATA = nil
-    foundComment = nil
-    foundProcessingInstruction = nil
-  }
-
   /// Records the first failure and stops the parser.
   private func fail(_ error: any Error, _ parser: XMLParser) {
     guard !isFinished else { return }
@@ -60,15 +50,14 @@ final class XMLParserAdapter: NSObject, XMLParserDelegate {
 
   func parserDidStartDocument(_ parser: XMLParser) {
     didStart = true
-    guard !isFinished, let didStartDocument else { return }
-    do { try didStartDocument() } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try didStartDocument?() } catch { fail(error, parser) }
   }
 
   func parserDidEndDocument(_ parser: XMLParser) {
     guard !isFinished else { return }
     isFinished = true
-    guard let didEndDocument else { return }
-    do { try didEndDocument() } catch { failure = error }
+    do { try didEndDocument?() } catch { failure = error }
   }
 
   func parser(
@@ -78,8 +67,8 @@ final class XMLParserAdapter: NSObject, XMLParserDelegate {
     qualifiedName qName: String?,
     attributes attributeDict: [String: String] = [:]
   ) {
-    guard !isFinished, let didStartElement else { return }
-    do { try didStartElement(elementName, namespaceURI, qName, attributeDict) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try didStartElement?(elementName, namespaceURI, qName, attributeDict) } catch { fail(error, parser) }
   }
 
   func parser(
@@ -88,28 +77,28 @@ final class XMLParserAdapter: NSObject, XMLParserDelegate {
     namespaceURI: String?,
     qualifiedName qName: String?
   ) {
-    guard !isFinished, let didEndElement else { return }
-    do { try didEndElement(elementName, namespaceURI, qName) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try didEndElement?(elementName, namespaceURI, qName) } catch { fail(error, parser) }
   }
 
   func parser(_ parser: XMLParser, foundCharacters string: String) {
-    guard !isFinished, let foundCharacters else { return }
-    do { try foundCharacters(string) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try foundCharacters?(string) } catch { fail(error, parser) }
   }
 
   func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
-    guard !isFinished, let foundCDATA else { return }
-    do { try foundCDATA(CDATABlock) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try foundCDATA?(CDATABlock) } catch { fail(error, parser) }
   }
 
   func parser(_ parser: XMLParser, foundComment comment: String) {
-    guard !isFinished, let foundComment else { return }
-    do { try foundComment(comment) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try foundComment?(comment) } catch { fail(error, parser) }
   }
 
   func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
-    guard !isFinished, let foundProcessingInstruction else { return }
-    do { try foundProcessingInstruction(target, data) } catch { fail(error, parser) }
+    guard !isFinished else { return }
+    do { try foundProcessingInstruction?(target, data) } catch { fail(error, parser) }
   }
 
   func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
