@@ -18,9 +18,20 @@ public struct FileOperationHandlers {
   /// Asked before each item is copied, moved, linked or removed: `source` is the item, and
   /// `destination` its new place (`nil` when removing). Return `false` to skip the item (and,
   /// for a directory, everything in it). Unset: every item is processed.
+  ///
+  /// ```swift
+  /// handlers.shouldProcessItem = { source, _ in !source.lastPathComponent.hasPrefix(".") }
+  /// ```
   public var shouldProcessItem: ((_ source: URL, _ destination: URL?) -> Bool)?
   /// Asked when an item fails: return `true` to go on with the next item and not throw the error.
   /// Unset: the operation stops and throws the error.
+  ///
+  /// ```swift
+  /// handlers.shouldProceedAfterError = { error, source, _ in
+  ///   print("skipping \(source.path): \(error)")
+  ///   return true
+  /// }
+  /// ```
   public var shouldProceedAfterError: ((_ error: any Error, _ source: URL, _ destination: URL?) -> Bool)?
 
   /// Creates handlers; each closure you leave out keeps `FileManager`'s default.

@@ -14,6 +14,7 @@
     /// > Important: One iteration per sequence. The observer is removed when the iteration ends or
     /// > the sequence and its iterator are deallocated.
     public struct Notifications: AsyncSequence, Sendable {
+      /// Each element is one posted notification.
       public typealias Element = Notification
 
       /// The buffered notifications.

@@ -45,25 +45,58 @@ public struct XMLParserHandlers {
   }
 
   /// Runs once, before any other closure.
+  ///
+  /// ```swift
+  /// handlers.didStartDocument = { print("parsing") }
+  /// ```
   public var didStartDocument: (() throws -> Void)?
   /// Runs once, after the last closure, when the document parsed without error.
+  ///
+  /// ```swift
+  /// handlers.didEndDocument = { print("done") }
+  /// ```
   public var didEndDocument: (() throws -> Void)?
   /// Runs for each start tag: the local name (the whole name when namespaces are not processed),
   /// the namespace URI and the qualified name (both `nil` when namespaces are not processed), and
   /// the attributes.
+  ///
+  /// ```swift
+  /// handlers.didStartElement = { name, namespaceURI, qualifiedName, attributes in print(name, attributes) }
+  /// ```
   public var didStartElement:
     (
       (_ name: String, _ namespaceURI: String?, _ qualifiedName: String?, _ attributes: [String: String]) throws -> Void
     )?
   /// Runs for each end tag, with the same names as ``didStartElement``.
+  ///
+  /// ```swift
+  /// handlers.didEndElement = { name, _, _ in print("</\(name)>") }
+  /// ```
   public var didEndElement: ((_ name: String, _ namespaceURI: String?, _ qualifiedName: String?) throws -> Void)?
   /// Runs for each run of text; one text node may arrive in several pieces.
+  ///
+  /// ```swift
+  /// var text = ""
+  /// handlers.foundCharacters = { text += $0 }
+  /// ```
   public var foundCharacters: ((_ text: String) throws -> Void)?
   /// Runs for each CDATA section, with its raw bytes.
+  ///
+  /// ```swift
+  /// handlers.foundCDATA = { data in print(String(decoding: data, as: UTF8.self)) }
+  /// ```
   public var foundCDATA: ((_ data: Data) throws -> Void)?
   /// Runs for each comment.
+  ///
+  /// ```swift
+  /// handlers.foundComment = { comment in print("<!--\(comment)-->") }
+  /// ```
   public var foundComment: ((_ comment: String) throws -> Void)?
   /// Runs for each processing instruction other than the XML declaration.
+  ///
+  /// ```swift
+  /// handlers.foundProcessingInstruction = { target, data in print(target, data ?? "") }
+  /// ```
   public var foundProcessingInstruction: ((_ target: String, _ data: String?) throws -> Void)?
 
   /// Creates handlers; every closure you leave out is skipped.

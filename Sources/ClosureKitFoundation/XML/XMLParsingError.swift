@@ -111,16 +111,32 @@ public struct XMLParsingError: Error, Sendable, Hashable, CustomStringConvertibl
     ]
 
     /// The code's name and number, e.g. `tag name mismatch (76)`.
+    ///
+    /// ```swift
+    /// print(XMLParsingError.Code.tagNameMismatch)   // tag name mismatch (76)
+    /// ```
     public var description: String {
       "\(Self.names[rawValue] ?? "libxml2 error") (\(rawValue))"
     }
   }
 
   /// What went wrong.
+  ///
+  /// ```swift
+  /// if error.code == .undeclaredEntity { print("unknown &entity;") }
+  /// ```
   public let code: Code
   /// The 1-based line where the parser noticed the problem.
+  ///
+  /// ```swift
+  /// print("line \(error.line)")
+  /// ```
   public let line: Int
   /// The 1-based column where the parser noticed the problem.
+  ///
+  /// ```swift
+  /// print("column \(error.column)")
+  /// ```
   public let column: Int
 
   /// Creates an error.
@@ -140,6 +156,10 @@ public struct XMLParsingError: Error, Sendable, Hashable, CustomStringConvertibl
   }
 
   /// The code with its position, e.g. `tag name mismatch (76) at line 3, column 9`.
+  ///
+  /// ```swift
+  /// print(error)   // tag name mismatch (76) at line 3, column 9
+  /// ```
   public var description: String {
     "\(code) at line \(line), column \(column)"
   }
