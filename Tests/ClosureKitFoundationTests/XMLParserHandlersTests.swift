@@ -200,6 +200,24 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     #endif
   }
 
+  @Test func dtdCheckAlsoReadsUTF16Documents() {
+    #if !canImport(Darwin)
+      let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED>]><a/>"
+      #expect {
+        try XMLParser.parse(xml.data(using: .utf16)!, handlers: XMLParserHandlers())
+      } throws: { error in
+        (error as? XMLParsingError)?.code == .unsupportedDocument
+      }
+    #endif
+  }
+
+  @Test func utf16DocumentWithoutDTDParses() throws {
+    let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><r><a>é</a></r>"
+    let text = DelegateTestRecorder<String>()
+    try XMLParser.parse(xml.data(using: .utf16)!, handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
+    #expect(text.values.joined() == "é")
+  }
+
   @Test func unsupportedDocumentErrorPointsAtTheDeclaration() {
     #if !canImport(Darwin)
       let xml = "<?xml version=\"1.0\"?>\n<!DOCTYPE a [\n  <!ATTLIST a x CDATA #IMPLIED>]><a/>"
