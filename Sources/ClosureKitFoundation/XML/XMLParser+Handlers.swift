@@ -106,19 +106,19 @@ extension XMLParser {
   /// - Parameters:
   ///   - data: The document.
   ///   - processingNamespaces: Whether namespaces are processed. Defaults to `false`.
-  /// - Returns: A stream that yields each event, then finishes, or throws the first
+  /// - Returns: A sequence that yields each event, then ends, or throws the first
   ///   ``XMLParsingError`` after the events that came before it.
   ///
-  /// > Important: The parse starts at once and buffers the events the consumer has not taken yet
-  /// > (without bound). Ending the iteration (`break`, or cancelling its task) stops the parse at
-  /// > its next event.
-  public static func events(
-    in data: Data,
-    processingNamespaces: Bool = false
-  ) -> AsyncThrowingStream<XMLEvent, any Error> {
+  /// > Important: The parse starts at once and runs at most ``XMLEventSequence/bufferLimit``
+  /// > events ahead of the consumer. Ending the iteration (`break`, or cancelling its task) or
+  /// > dropping the sequence stops the parse at its next event.
+  public static func events(in data: Data, processingNamespaces: Bool = false) -> XMLEventSequence {
     let (stream, continuation) = AsyncThrowingStream<XMLEvent, any Error>.makeStream()
+    let credits = DispatchSemaphore(value: XMLEventSequence.bufferLimit)
+    continuation.onTermination = { _ in credits.signal() }  // wakes a parse waiting for credit
     let thread = Thread {
       func yield(_ event: XMLEvent) throws {
+        credits.wait()
         if case .terminated = continuation.yield(event) { throw XMLParserHandlers.Stop() }
       }
       let handlers = XMLParserHandlers(
@@ -145,6 +145,6 @@ extension XMLParser {
     }
     thread.name = "ClosureKit.XMLParser.events"
     thread.start()
-    return stream
+    return XMLEventSequence(stream: stream, credits: credits)
   }
 }
