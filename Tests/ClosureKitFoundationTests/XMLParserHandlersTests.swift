@@ -294,6 +294,20 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     }
   }
 
+  @Test func eventsSequenceDeliversALargeDocumentCompletelyAndInOrder() async throws {
+    var xml = "<items>"
+    for index in 0..<5_000 { xml += "<item>\(index)</item>" }
+    xml += "</items>"
+    var texts: [String] = []
+    var last: XMLEvent?
+    for try await event in XMLParser.events(in: Data(xml.utf8)) {
+      if case .characters(let text) = event { texts.append(text) }
+      last = event
+    }
+    #expect(texts == (0..<5_000).map(String.init))
+    #expect(last == .endDocument)
+  }
+
   @Test func breakingOutOfTheEventsSequenceStopsTheParse() async throws {
     var xml = "<items>"
     for index in 0..<20_000 { xml += "<item>\(index)</item>" }

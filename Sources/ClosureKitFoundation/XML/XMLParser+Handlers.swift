@@ -114,7 +114,10 @@ extension XMLParser {
   /// > dropping the sequence stops the parse at its next event.
   public static func events(in data: Data, processingNamespaces: Bool = false) -> XMLEventSequence {
     let (stream, continuation) = AsyncThrowingStream<XMLEvent, any Error>.makeStream()
-    let credits = DispatchSemaphore(value: XMLEventSequence.bufferLimit)
+    // Created at 0 and then given its credits: libdispatch traps when a semaphore is deallocated
+    // with a value below its initial one, which is how a parse that ran ahead leaves it.
+    let credits = DispatchSemaphore(value: 0)
+    for _ in 0..<XMLEventSequence.bufferLimit { credits.signal() }
     continuation.onTermination = { _ in credits.signal() }  // wakes a parse waiting for credit
     let thread = Thread {
       func yield(_ event: XMLEvent) throws {
