@@ -19,8 +19,7 @@
     /// > Important: The observer is added at once, so posts before the first `next()` are kept;
     /// > notifications not yet taken are buffered without bound. The observer is removed when the
     /// > iteration ends (`break`, task cancellation) or the sequence is dropped.
-    public func notifications(named name: Notification.Name, object: (any AnyObject & Sendable)? = nil) -> Notifications
-    {
+    public func notifications(named name: Notification.Name, object: AnyObject? = nil) -> Notifications {
       Notifications(center: self, name: name, object: object)
     }
   }
