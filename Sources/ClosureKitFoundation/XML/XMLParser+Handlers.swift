@@ -58,7 +58,7 @@ extension XMLParser {
     let didStart = adapter.didStart
     let line = parser.lineNumber
     let column = parser.columnNumber
-    adapter.keepAlive.release()  // the final callback has come: the adapter goes here
+    adapter.keepAlive.release()  // the parse is over: only this frame still holds the adapter
 
     if let failure {
       if failure is XMLParserHandlers.Stop { return .stopped }
