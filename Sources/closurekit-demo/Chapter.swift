@@ -13,4 +13,5 @@ let allChapters: [Chapter] = [
   .events,
   .timers,
   .dialogs,
+  .delegates,
 ]

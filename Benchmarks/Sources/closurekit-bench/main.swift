@@ -6,6 +6,7 @@ let suites: [Suite] = [
   eventsSuite,
   timersSuite,
   dialogsSuite,
+  delegatesSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
