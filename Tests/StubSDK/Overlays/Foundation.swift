@@ -38,3 +38,35 @@ extension Dictionary: @retroactive _ObjectiveCBridgeable {
 }
 
 public typealias NSRange = _NSRange
+
+// Key-value observing, Swift side (NSObject.swift in Apple's Foundation overlay). Where the exact
+// Sendable annotation of Apple's declaration is uncertain, the stub declares the stricter form
+// (`@Sendable` change handler), so that code checked here compiles against either.
+
+/// The protocol that gives `NSObject` its key-path `observe` method.
+public protocol _KeyValueCodingAndObserving {}
+extension NSObject: _KeyValueCodingAndObserving {}
+
+/// One change reported by key-value observing.
+public struct NSKeyValueObservedChange<Value> {
+  public typealias Kind = NSKeyValueChange
+  public let kind: Kind
+  public let newValue: Value?
+  public let oldValue: Value?
+  public let isPrior: Bool
+}
+
+/// A registered key-value observation; observing stops when it is invalidated or deinitialized.
+open class NSKeyValueObservation: NSObject {
+  public func invalidate() {}
+}
+
+extension _KeyValueCodingAndObserving {
+  public func observe<Value>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: NSKeyValueObservingOptions = [],
+    changeHandler: @escaping @Sendable (Self, NSKeyValueObservedChange<Value>) -> Void
+  ) -> NSKeyValueObservation {
+    fatalError("stub")
+  }
+}

@@ -46,6 +46,20 @@ NS_SWIFT_SENDABLE
 @interface NSError : NSObject
 @end
 
+typedef NS_OPTIONS(NSUInteger, NSKeyValueObservingOptions) {
+  NSKeyValueObservingOptionNew = 0x01,
+  NSKeyValueObservingOptionOld = 0x02,
+  NSKeyValueObservingOptionInitial = 0x04,
+  NSKeyValueObservingOptionPrior = 0x08
+};
+
+typedef NS_ENUM(NSUInteger, NSKeyValueChange) {
+  NSKeyValueChangeSetting = 1,
+  NSKeyValueChangeInsertion = 2,
+  NSKeyValueChangeRemoval = 3,
+  NSKeyValueChangeReplacement = 4,
+};
+
 @interface NSCoder : NSObject
 @end
 
