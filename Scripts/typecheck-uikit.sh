@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Type-checks ClosureKitUIKit on a machine without Apple's SDK, against the Objective-C stub SDK in
 # Tests/StubSDK (headers + module maps for ObjectiveC, Foundation and UIKit, and two tiny Swift
-# overlays), then checks that a negative control with a wrong selector fails to type-check.
-# Usage: Scripts/typecheck-uikit.sh (exits non-zero on any failure)
+# overlays): the layer's sources, then client files that use its public API (Tests/StubSDK/Usage),
+# then negative controls (Tests/StubSDK/NegativeControl) that must each fail with the error they
+# name. This is Swift's own type checker on hand-written headers, not Apple's SDK or compiler.
+# Usage: Scripts/typecheck-uikit.sh (prints what it checked; exits non-zero on any failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -32,12 +34,17 @@ swiftc -emit-module -module-name ObjectiveC -parse-as-library "${flags[@]}" \
 swiftc -emit-module -module-name Foundation -parse-as-library "${flags[@]}" \
   -emit-module-path "$work/overlays/Foundation.swiftmodule" "$stub/Overlays/Foundation.swift"
 
+echo "    with $(swiftc --version 2>/dev/null | head -n 1)"
+
 shopt -s nullglob globstar
+fail() { echo "FAIL: $*" >&2; exit 1; }
 sources=(Sources/ClosureKitUIKit/**/*.swift)
+[ ${#sources[@]} -gt 0 ] || fail "no sources in Sources/ClosureKitUIKit"
+canary="$stub/RequireStubUIKit.swift"
 echo "==> type-checking the ${#sources[@]} files of ClosureKitUIKit against the stub SDK:"
 printf '    %s\n' "${sources[@]}"
 swiftc -typecheck -module-name ClosureKitUIKit -parse-as-library "${flags[@]}" -warnings-as-errors \
-  -I "$modules" "${sources[@]}"
+  -I "$modules" "$canary" "${sources[@]}"
 # The interface only (no SIL: this stdlib has no Objective-C bridging runtime), for the client files.
 mkdir -p "$work/layer"
 swiftc -emit-module -module-name ClosureKitUIKit -parse-as-library "${flags[@]}" \
@@ -46,18 +53,20 @@ swiftc -emit-module -module-name ClosureKitUIKit -parse-as-library "${flags[@]}"
 echo "    ok: @objc representability, selectors, labels, optionality, main-actor isolation, Sendable"
 
 usage=("$stub"/Usage/*.swift)
+[ ${#usage[@]} -gt 0 ] || fail "no client files in $stub/Usage"
 echo "==> type-checking ${#usage[@]} client files that use the public API as an app would:"
 printf '    %s\n' "${usage[@]}"
 swiftc -typecheck -module-name StubSDKUsage -parse-as-library "${flags[@]}" -warnings-as-errors \
-  -I "$work/layer" -I "$modules" "${usage[@]}"
+  -I "$work/layer" -I "$modules" "$canary" "${usage[@]}"
 echo "    ok"
 
 echo "==> negative controls (a wrong selector, a nonisolated UIKit call, an ignored optional): each must fail"
-for control in "$stub"/NegativeControl/*.swift; do
+controls=("$stub"/NegativeControl/*.swift)
+[ ${#controls[@]} -gt 0 ] || fail "no negative controls in $stub/NegativeControl"
+for control in "${controls[@]}"; do
   if swiftc -typecheck -module-name NegativeControl -parse-as-library "${flags[@]}" -warnings-as-errors \
     -I "$modules" "$control" >"$work/negative.log" 2>&1; then
-    echo "FAIL: $control type-checked, so the stub SDK checks nothing" >&2
-    exit 1
+    fail "$control type-checked, so the stub SDK checks nothing"
   fi
   expected="$(sed -n 's|^// expected-error: ||p' "$control")"
   if [ -z "$expected" ] || ! grep -q -- "error: .*$expected" "$work/negative.log"; then
