@@ -63,4 +63,9 @@ typedef NS_ENUM(NSUInteger, NSKeyValueChange) {
 @interface NSCoder : NSObject
 @end
 
+@protocol NSCoding
+- (void)encodeWithCoder:(NSCoder *)coder;
+- (nullable instancetype)initWithCoder:(NSCoder *)coder;
+@end
+
 NS_ASSUME_NONNULL_END

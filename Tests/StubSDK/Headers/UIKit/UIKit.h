@@ -76,8 +76,9 @@ NS_SWIFT_UI_ACTOR
 @end
 
 NS_SWIFT_UI_ACTOR
-@interface UIView : UIResponder
+@interface UIView : UIResponder <NSCoding>
 - (instancetype)initWithFrame:(CGRect)frame NS_DESIGNATED_INITIALIZER;
+- (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
 @property (nonatomic) CGRect bounds;
 @property (nonatomic, getter=isUserInteractionEnabled) BOOL userInteractionEnabled;
 @property (nullable, nonatomic, copy) NSArray<__kindof UIGestureRecognizer *> *gestureRecognizers NS_SWIFT_NAME(gestureRecognizers);
@@ -214,7 +215,7 @@ NS_SWIFT_UI_ACTOR
 @class UINavigationController;
 
 NS_SWIFT_UI_ACTOR
-@interface UIViewController : UIResponder
+@interface UIViewController : UIResponder <NSCoding>
 - (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil
                          bundle:(nullable id)nibBundleOrNil NS_DESIGNATED_INITIALIZER;
 - (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
