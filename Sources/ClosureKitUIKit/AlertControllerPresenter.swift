@@ -123,7 +123,7 @@
     ) {
       switch anchor {
       case .barButtonItem(let item):
-        popover.barButtonItem = item
+        popover.sourceItem = item
       case .view(let view, let rect):
         popover.sourceView = view
         popover.sourceRect = rect ?? view.bounds

@@ -34,18 +34,19 @@ typedef struct objc_object {
 @class NSString;
 
 // objc/NSObject.h is not audited for nullability in Apple's SDK, so these import with implicitly
-// unwrapped optionals (`responds(to aSelector: Selector!)`), exactly as there.
+// unwrapped optionals (`responds(to aSelector: Selector!)`), exactly as there (`_Null_unspecified`
+// spells out "not audited" and keeps clang's nullability-completeness check quiet).
 @protocol NSObject
-- (BOOL)isEqual:(id)object;
+- (BOOL)isEqual:(id _Null_unspecified)object;
 @property (readonly) NSUInteger hash;
-- (BOOL)respondsToSelector:(SEL)aSelector;
+- (BOOL)respondsToSelector:(SEL _Null_unspecified)aSelector;
 @end
 
 __attribute__((objc_root_class))
 @interface NSObject <NSObject>
 - (nonnull instancetype)init;  // non-optional in Swift, as ObjectiveC.apinotes makes it
-- (id)forwardingTargetForSelector:(SEL)aSelector;
-+ (BOOL)instancesRespondToSelector:(SEL)aSelector;
+- (id _Null_unspecified)forwardingTargetForSelector:(SEL _Null_unspecified)aSelector;
++ (BOOL)instancesRespondToSelector:(SEL _Null_unspecified)aSelector;
 @end
 
 NS_ASSUME_NONNULL_BEGIN

@@ -187,7 +187,11 @@ typedef NS_ENUM(NSInteger, UIBarButtonSystemItem) {
 } NS_SWIFT_NAME(UIBarButtonItem.SystemItem);
 
 NS_SWIFT_UI_ACTOR
-@interface UIBarButtonItem : UIBarItem
+@protocol UIPopoverPresentationControllerSourceItem <NSObject>
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIBarButtonItem : UIBarItem <UIPopoverPresentationControllerSourceItem>
 - (instancetype)init NS_DESIGNATED_INITIALIZER;
 - (instancetype)initWithImage:(nullable UIImage *)image
                         style:(UIBarButtonItemStyle)style
@@ -209,7 +213,11 @@ NS_SWIFT_UI_ACTOR
 @interface UIPopoverPresentationController : NSObject
 @property (nullable, nonatomic, strong) UIView *sourceView NS_SWIFT_NAME(sourceView);
 @property (nonatomic, assign) CGRect sourceRect;
-@property (nullable, nonatomic, strong) UIBarButtonItem *barButtonItem NS_SWIFT_NAME(barButtonItem);
+@property (nullable, nonatomic, strong) id<UIPopoverPresentationControllerSourceItem> sourceItem;
+// Deprecated in iOS 16, below the package's iOS 18 minimum: marked deprecated unconditionally so
+// that a use is a warning here too (an error with -warnings-as-errors).
+@property (nullable, nonatomic, strong) UIBarButtonItem *barButtonItem NS_SWIFT_NAME(barButtonItem)
+    __attribute__((deprecated("Use sourceItem instead")));
 @end
 
 @class UINavigationController;
