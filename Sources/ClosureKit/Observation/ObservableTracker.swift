@@ -1,0 +1,230 @@
+import Dispatch
+import Observation
+import Synchronization
+
+/// One `withObservationTracking` registration of an ``ObservableTracker``.
+///
+/// Its `onChange` may be called more than once: on this toolchain a willSet that arrives while the
+/// registration is being installed can leave a registration behind that fires on every later
+/// write. The atomic `fired` flag lets only the first call through, so a re-arm loop can never
+/// snowball. The registrar of the observed object holds this arm; when the object is deallocated
+/// the arm is released, and its deinit ends the tracker.
+final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
+  /// The tracker to tell.
+  let tracker: ObservableTracker<Root, Value>
+  /// Which arming this is; a stale one is ignored by the tracker.
+  let id: UInt64
+  /// Set by the first `onChange` call.
+  let fired = Atomic<Bool>(false)
+
+  init(tracker: ObservableTracker<Root, Value>, id: UInt64) {
+    self.tracker = tracker
+    self.id = id
+  }
+
+  deinit {
+    tracker.armReleased()
+  }
+
+  /// The `onChange` of the registration: runs in the willSet of a tracked property.
+  func fire() {
+    guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    else { return }
+    tracker.willChange(armID: id)
+  }
+}
+
+/// Continuous observation of a key path of an `@Observable` object, built on the one-shot
+/// `withObservationTracking`.
+///
+/// One *cycle*: the tracker is armed (a tracked read of the key path, then a re-read); the first
+/// willSet of any property on the path fires the arm: the tracker reads the old value, delivers the
+/// prior change and schedules a *hop*; writes until the hop runs are not seen one by one. The hop
+/// re-arms, re-reads the value and delivers one post change (old value from the willSet, new value
+/// from the re-read). So a burst of writes made on the executor the hop targets becomes one prior
+/// and one post change carrying the last value.
+final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource {
+  struct State {
+    /// The handler; `nil` once the observation has ended (its captures are released then).
+    var handler: (@Sendable (Change<Value>) -> Void)?
+    /// The id of the current arm; older arms are ignored.
+    var armID: UInt64 = 0
+    /// Whether a willSet was seen and its hop has not run yet.
+    var isHopPending = false
+    /// The value read in that willSet, for the post change.
+    var pendingOld: Value?
+  }
+
+  /// Held weakly: observing never keeps the object alive.
+  weak let root: Root?
+  let keyPath: any KeyPath<Root, Value> & Sendable
+  let options: ObservationOptions
+  let delivery: Delivery
+  /// Held weakly; the observation ends when it is deallocated.
+  weak let owner: (any AnyObject & Sendable)?
+  /// Whether the observation was registered with an owner.
+  let isOwnerBound: Bool
+  let state: Locked<State>
+
+  init(
+    root: Root,
+    keyPath: any KeyPath<Root, Value> & Sendable,
+    options: ObservationOptions,
+    delivery: Delivery,
+    owner: (any AnyObject & Sendable)?,
+    handler: @escaping @Sendable (Change<Value>) -> Void
+  ) {
+    self.root = root
+    self.keyPath = keyPath
+    self.options = options
+    self.delivery = delivery
+    self.owner = owner
+    self.isOwnerBound = owner != nil
+    self.state = Locked(State(handler: handler))
+  }
+
+  /// Arms the first cycle and delivers the initial change if asked.
+  func start() -> Subscription {
+    let token = Subscription(source: self, node: nil)
+    guard let root else {
+      end()
+      return token
+    }
+    let value = arm(root)
+    if options.contains(.initial) {
+      deliver(options.initialChange(value))
+    }
+    return token
+  }
+
+  /// Installs a fresh tracking registration of the key path; returns the value re-read after it is
+  /// installed (a write that lands between the tracked read and the installation is not reported
+  /// by the registration on this toolchain, but the re-read sees it).
+  private func arm(_ root: Root) -> Value {
+    let id = state.withLock { state in
+      state.armID &+= 1
+      return state.armID
+    }
+    let arm = TrackingArm(tracker: self, id: id)
+    let keyPath = keyPath
+    _ = withObservationTracking {
+      root[keyPath: keyPath]
+    } onChange: {
+      arm.fire()
+    }
+    return root[keyPath: keyPath]
+  }
+
+  /// The willSet moment of a tracked property, on the writing thread.
+  func willChange(armID: UInt64) {
+    guard let root, !isOrphaned else {
+      end()
+      return
+    }
+    let old: Value? = options.isDisjoint(with: [.old, .prior]) ? nil : root[keyPath: keyPath]
+    let handler = state.withLock { state -> (@Sendable (Change<Value>) -> Void)? in
+      guard state.handler != nil, state.armID == armID, !state.isHopPending else { return nil }
+      state.isHopPending = true
+      state.pendingOld = old
+      return state.handler
+    }
+    guard let handler else { return }
+    if options.contains(.prior), let old {
+      run(handler, options.priorChange(old: old))
+    }
+    scheduleHop()
+  }
+
+  /// Runs ``flush()`` where the post change belongs: on the delivery's queue or actor, or for
+  /// immediate delivery on the main queue when the write was made there, else on a global queue.
+  private func scheduleHop() {
+    if delivery.isImmediate {
+      let queue = MainQueueCheck.isOnMainQueue ? DispatchQueue.main : DispatchQueue.global()
+      queue.async { [self] in flush() }
+    } else {
+      delivery.execute { [self] in flush() }
+    }
+  }
+
+  /// The hop: re-arms, re-reads and delivers the post change of the cycle.
+  private func flush() {
+    guard let root, !isOrphaned else {
+      end()
+      return
+    }
+    let old = state.withLock { state -> Value?? in
+      guard state.handler != nil, state.isHopPending else { return nil }
+      state.isHopPending = false
+      defer { state.pendingOld = nil }
+      return .some(state.pendingOld)
+    }
+    guard let old else { return }
+    let new = arm(root)
+    guard let handler = state.withLock({ $0.handler }) else { return }
+    handler(options.postChange(old: old, new: new))
+  }
+
+  /// Runs `handler` with `change` as the delivery says; a queued run checks for cancellation first.
+  private func run(_ handler: @escaping @Sendable (Change<Value>) -> Void, _ change: Change<Value>) {
+    if delivery.isImmediate {
+      handler(change)
+    } else {
+      delivery.execute { [self] in
+        guard state.withLock({ $0.handler != nil }), !isOrphaned else { return }
+        handler(change)
+      }
+    }
+  }
+
+  /// Runs the current handler with `change` as the delivery says.
+  private func deliver(_ change: Change<Value>) {
+    guard let handler = state.withLock({ $0.handler }) else { return }
+    run(handler, change)
+  }
+
+  /// Whether the observation was bound to an owner that is gone.
+  private var isOrphaned: Bool {
+    isOwnerBound && owner == nil
+  }
+
+  /// Called when an arm is released: if the object is gone, the observation ends.
+  func armReleased() {
+    if root == nil { end() }
+  }
+
+  /// Ends the observation and releases the handler (outside the lock).
+  func end() {
+    let handler = state.withLock { state in
+      defer { state.handler = nil }
+      return state.handler
+    }
+    _ = handler
+  }
+
+  // MARK: SubscriptionSource
+
+  package func cancel(_ subscription: Subscription) {
+    end()
+  }
+
+  package func isCancelled(_ subscription: Subscription) -> Bool {
+    state.withLock { $0.handler == nil } || root == nil || isOrphaned
+  }
+
+  package func subscriptionWillDeinit(_ subscription: Subscription) {}
+}
+
+/// Whether the calling code runs on the main queue (the main actor's executor), without Foundation.
+enum MainQueueCheck {
+  /// A marker set on the main queue once.
+  private static let key: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Whether the current queue is the main queue.
+  static var isOnMainQueue: Bool {
+    DispatchQueue.getSpecific(key: key) ?? false
+  }
+}
