@@ -1,0 +1,312 @@
+import ClosureKit
+import Dispatch
+import Observation
+import Synchronization
+
+let observationSuite = Suite(name: "observation") {
+  observedWriteBenchmark()
+  observableCycleBenchmark()
+  await coalescingBenchmark()
+  crossThreadMissRate()
+}
+
+/// A stored property plus one closure call: the cheapest possible "observed" write.
+final class PlainObserved: @unchecked Sendable {
+  // @unchecked Sendable: used from one thread at a time.
+  var value = 0
+  var handler: (Int) -> Void = { _ in }
+}
+
+@Observable final class BenchModel: @unchecked Sendable {
+  // @unchecked Sendable: each benchmark touches it on one queue only.
+  var count = 0
+}
+
+/// A model that any thread may write: its storage is behind a mutex.
+final class LockedModel: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  private let storage = Mutex(0)
+
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return storage.withLock { $0 }
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.count) { storage.withLock { $0 = newValue } }
+    }
+  }
+}
+
+/// `Observed` writes against a stored property write plus one closure call.
+func observedWriteBenchmark() {
+  let iterations = 2_000_000
+  var table = Table("Observed write")
+  let counter = Counter()
+
+  let plain = PlainObserved()
+  plain.handler = { counter.value &+= $0 }
+  var next = 0
+  table.add(
+    "stored property + 1 closure call",
+    nanoseconds(iterations: iterations) {
+      next &+= 1
+      plain.value = next
+      plain.handler(next)
+    },
+    baseline: true
+  )
+
+  let empty = Observed(0)
+  table.add(
+    "Observed, 0 observers",
+    nanoseconds(iterations: iterations) {
+      next &+= 1
+      empty.value = next
+    }
+  )
+
+  let observed = Observed(0)
+  observed.observe { counter.value &+= $0.newValue! }
+  table.add(
+    "Observed, 1 observer [.new]",
+    nanoseconds(iterations: iterations) {
+      next &+= 1
+      observed.value = next
+    }
+  )
+
+  let both = Observed(0)
+  both.observe(options: [.old, .new]) { counter.value &+= $0.newValue! &- $0.oldValue! }
+  table.add(
+    "Observed, 1 observer [.old, .new]",
+    nanoseconds(iterations: iterations) {
+      next &+= 1
+      both.value = next
+    }
+  )
+  table.add(
+    "Observed.modify, 1 observer",
+    nanoseconds(iterations: iterations) {
+      both.modify { $0 &+= 1 }
+    }
+  )
+
+  let prior = Observed(0)
+  prior.observe(options: [.prior, .old, .new]) { counter.value &+= $0.oldValue! }
+  table.add(
+    "Observed, 1 observer [.prior, .old, .new]",
+    nanoseconds(iterations: iterations) {
+      next &+= 1
+      prior.value = next
+    }
+  )
+
+  let ten = Observed(0)
+  for _ in 0..<10 { ten.observe { counter.value &+= $0.newValue! } }
+  table.add(
+    "Observed, 10 observers",
+    nanoseconds(iterations: iterations / 4) {
+      next &+= 1
+      ten.value = next
+    }
+  )
+  blackHole(counter.value)
+  table.print()
+}
+
+/// One full cycle per write: a write on the model's queue, then its delivery there, before the next
+/// write. ClosureKit's continuous observer against the loops people write by hand.
+func observableCycleBenchmark() {
+  let iterations = 20_000
+  var table = Table("@Observable: write + delivery of that write, on the model's queue")
+  let queue = DispatchQueue(label: "model")
+  let counter = Counter()
+
+  do {
+    let model = BenchModel()
+    // The hand-written loop: re-register after a hop to the model's queue, read there.
+    @Sendable func track() {
+      withObservationTracking {
+        _ = model.count
+      } onChange: {
+        queue.async {
+          counter.value &+= model.count
+          track()
+        }
+      }
+    }
+    queue.sync { track() }
+    var next = 0
+    table.add(
+      "withObservationTracking loop, hop",
+      nanoseconds(iterations: iterations) {
+        next &+= 1
+        queue.sync { model.count = next }
+        queue.sync {}
+      },
+      baseline: true
+    )
+  }
+
+  do {
+    let model = BenchModel()
+    let subscription = queue.sync {
+      model.observe(\.count, on: .queue(queue)) { counter.value &+= $0.newValue! }
+    }
+    var next = 0
+    table.add(
+      "ClosureKit observe(on: .queue)",
+      nanoseconds(iterations: iterations) {
+        next &+= 1
+        queue.sync { model.count = next }
+        queue.sync {}
+      }
+    )
+    subscription.cancel()
+  }
+
+  do {
+    let model = BenchModel()
+    let subscription = queue.sync {
+      model.observe(\.count, options: [.prior, .old, .new], on: .queue(queue)) { counter.value &+= $0.oldValue! }
+    }
+    var next = 0
+    table.add(
+      "ClosureKit [.prior, .old, .new]",
+      nanoseconds(iterations: iterations) {
+        next &+= 1
+        queue.sync { model.count = next }
+        queue.sync {}
+      }
+    )
+    subscription.cancel()
+  }
+
+  do {
+    let model = BenchModel()
+    // The synchronous variant: re-register inside onChange (no post value: it runs in willSet).
+    @Sendable func track() {
+      withObservationTracking {
+        _ = model.count
+      } onChange: {
+        counter.value &+= 1
+        track()
+      }
+    }
+    queue.sync { track() }
+    var next = 0
+    table.add(
+      "withObservationTracking, re-arm in willSet",
+      nanoseconds(iterations: iterations) {
+        next &+= 1
+        queue.sync { model.count = next }
+        queue.sync {}
+      }
+    )
+  }
+  blackHole(counter.value)
+  table.print()
+}
+
+/// How many callbacks 100,000 writes in a tight loop cause.
+func coalescingBenchmark() async {
+  let writes = 100_000
+  var table = Table("100,000 writes in a tight loop: post callbacks delivered", unit: "callbacks")
+  let queue = DispatchQueue(label: "owner")
+
+  for delivery in ["immediate", "queue"] {
+    let box = Observed(0)
+    let calls = Counter()
+    let done = DispatchSemaphore(value: 0)
+    box.observe(on: delivery == "queue" ? .queue(queue) : .immediate) { change in
+      calls.value += 1
+      if change.newValue == writes { done.signal() }
+    }
+    for value in 1...writes { box.value = value }
+    done.wait()
+    table.add("Observed, \(delivery)", Double(calls.value))
+  }
+
+  do {
+    let model = BenchModel()
+    let calls = Counter()
+    let done = DispatchSemaphore(value: 0)
+    _ = queue.sync {
+      model.observe(\.count, on: .queue(queue)) { change in
+        calls.value += 1
+        if change.newValue == writes { done.signal() }
+      }
+    }
+    queue.async { for value in 1...writes { model.count = value } }
+    done.wait()
+    table.add("@Observable, .queue(owner), writes on owner", Double(calls.value))
+  }
+
+  do {
+    let calls = await MainActor.run { Counter() }
+    let model = await MainActor.run { BenchModel() }
+    let (finished, done) = AsyncStream.makeStream(of: Void.self)
+    await MainActor.run {
+      model.observe(\.count) { change in
+        calls.value += 1
+        if change.newValue == writes { done.finish() }
+      }
+      for value in 1...writes { model.count = value }
+    }
+    for await _ in finished {}
+    table.add("@Observable, .immediate, writes on main actor", Double(calls.value))
+  }
+
+  do {
+    let model = LockedModel()
+    let calls = Counter()
+    let last = Mutex(0)
+    let observer = DispatchQueue(label: "observer")
+    model.observe(\.count, on: .queue(observer)) { change in
+      calls.value += 1
+      last.withLock { $0 = change.newValue! }
+    }
+    let writer = DispatchQueue(label: "writer")
+    writer.sync { for value in 1...writes { model.count = value } }
+    observer.sync {}
+    table.add("@Observable, .queue(other), writes on another thread", Double(calls.value))
+  }
+  table.print()
+}
+
+/// Writes from a thread other than the one the post hop runs on are best effort: how often is the
+/// last value of a burst missed?
+func crossThreadMissRate() {
+  var table = Table("cross-thread bursts: last value missed", unit: "% of bursts")
+  let trials = 2_000
+  var generator = SplitMix64(seed: 7)
+  for (name, delivery) in [("queue(other)", "queue"), ("immediate (global hop)", "immediate")] {
+    var missed = 0
+    let model = LockedModel()
+    let last = Mutex(-1)
+    let observer = DispatchQueue(label: "observer")
+    let subscription = model.observe(\.count, on: delivery == "queue" ? .queue(observer) : .immediate) { change in
+      last.withLock { $0 = change.newValue! }
+    }
+    let writer = DispatchQueue(label: "writer")
+    var value = 0
+    for _ in 0..<trials {
+      let burst = Int(generator.next() % 64) + 1
+      let start = value
+      writer.sync {
+        for offset in 1...burst { model.count = start + offset }
+      }
+      value += burst
+      // Let every hop that the burst scheduled run: they were all enqueued before the burst ended.
+      observer.sync {}
+      DispatchQueue.global().sync {}
+      let deadline = ContinuousClock.now + .milliseconds(20)
+      while last.withLock({ $0 }) != value, ContinuousClock.now < deadline {}
+      if last.withLock({ $0 }) != value { missed += 1 }
+    }
+    subscription.cancel()
+    table.add(name, Double(missed) * 100 / Double(trials))
+  }
+  table.print()
+}
