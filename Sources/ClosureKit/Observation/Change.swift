@@ -38,6 +38,7 @@ public struct Change<Value> {
   ///   - oldValue: The value before the write.
   ///   - newValue: The value after the write.
   ///   - isPrior: Whether the report comes before the write.
+  @inlinable
   public init(oldValue: Value? = nil, newValue: Value? = nil, isPrior: Bool = false) {
     self.oldValue = oldValue
     self.newValue = newValue

@@ -67,16 +67,19 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
 
 extension ObservationOptions {
   /// The change reported at registration.
+  @inlinable
   func initialChange<Value>(_ value: Value) -> Change<Value> {
     Change(oldValue: nil, newValue: contains(.new) ? value : nil, isPrior: false)
   }
 
   /// The change reported before a write.
+  @inlinable
   func priorChange<Value>(old: Value) -> Change<Value> {
     Change(oldValue: contains(.old) ? old : nil, newValue: nil, isPrior: true)
   }
 
   /// The change reported after a write.
+  @inlinable
   func postChange<Value>(old: Value?, new: Value) -> Change<Value> {
     Change(oldValue: contains(.old) ? old : nil, newValue: contains(.new) ? new : nil, isPrior: false)
   }

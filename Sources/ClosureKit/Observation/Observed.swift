@@ -28,7 +28,7 @@
 /// > wait synchronously for another thread that writes to the same box.
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
-  let storage: ObservedStorage<Value>
+  @usableFromInline let storage: ObservedStorage<Value>
 
   /// Creates the wrapper of `@Observed var name = value`.
   ///
@@ -72,8 +72,8 @@ public final class Observed<Value: Sendable>: Sendable {
   ///
   /// > Important: The same rules as ``value``.
   public var wrappedValue: Value {
-    get { storage.read() }
-    set { storage.write(newValue) }
+    @inlinable get { storage.read() }
+    @inlinable set { storage.write(newValue) }
   }
 
   /// The box itself, so that `$name` offers ``observe(options:on:_:)`` and ``modify(_:)``.
@@ -97,8 +97,8 @@ public final class Observed<Value: Sendable>: Sendable {
   /// > old value; inside a post callback, the new one. The assignment returns after every
   /// > immediate handler has run.
   public var value: Value {
-    get { storage.read() }
-    set { storage.write(newValue) }
+    @inlinable get { storage.read() }
+    @inlinable set { storage.write(newValue) }
   }
 
   /// Changes the value in place, as one write.
@@ -114,6 +114,7 @@ public final class Observed<Value: Sendable>: Sendable {
   ///
   /// > Important: `body` runs before the prior callbacks (on a copy); do not read or write this
   /// > box from another thread inside it and wait for that thread.
+  @inlinable
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.modify(body)
   }

@@ -1,25 +1,27 @@
-import Synchronization
+public import Synchronization
 
 /// One handler registered on an ``Observed``.
 ///
 /// `@unchecked Sendable`: `token` is read and written only under the storage's lock; everything
 /// else is immutable or atomic.
+@usableFromInline
 final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
   /// What the handler asked to be told.
-  let options: ObservationOptions
+  @usableFromInline let options: ObservationOptions
   /// Where the handler runs.
-  let delivery: Delivery
+  @usableFromInline let delivery: Delivery
   /// The handler (owner-bound handlers are wrapped to hold the owner weakly).
-  let handler: @Sendable (Change<Value>) -> Void
+  @usableFromInline let handler: @Sendable (Change<Value>) -> Void
   /// Set once the handler has ended: cancelled, owner gone, or the box gone.
-  let ended = Atomic<Bool>(false)
+  @usableFromInline let ended = Atomic<Bool>(false)
   /// Held weakly; the handler ends when it is deallocated.
-  weak let owner: (any AnyObject & Sendable)?
+  @usableFromInline weak let owner: (any AnyObject & Sendable)?
   /// Whether the handler was registered with an owner.
-  let isOwnerBound: Bool
+  @usableFromInline let isOwnerBound: Bool
   /// The token that refers to this observer; cleared when the observer ends so it lets go of it.
-  weak var token: Subscription?
+  @usableFromInline weak var token: Subscription?
 
+  @usableFromInline
   init(
     options: ObservationOptions,
     delivery: Delivery,
@@ -34,7 +36,7 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
   }
 
   /// Whether the handler will not run again.
-  var isEnded: Bool {
+  @inlinable var isEnded: Bool {
     ended.load(ordering: .acquiring) || (isOwnerBound && owner == nil)
   }
 }
@@ -46,32 +48,35 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
 /// after its post callbacks, so concurrent writers are serialised and every observer sees the
 /// changes in write order. The gate is not the mutex: handlers run with the mutex released, may
 /// read, write (depth-first, on the same thread), add and cancel.
+@usableFromInline
 final class ObservedStorage<Value: Sendable>: SubscriptionSource {
-  typealias Observer = ObservedObserver<Value>
+  @usableFromInline typealias Observer = ObservedObserver<Value>
 
+  @usableFromInline
   struct State {
     /// The current value.
-    var value: Value
+    @usableFromInline var value: Value
     /// Live observers in registration order.
-    var observers: ContiguousArray<Observer> = []
+    @usableFromInline var observers: ContiguousArray<Observer> = []
     /// How many live observers asked for ``ObservationOptions/prior``.
-    var priorCount = 0
+    @usableFromInline var priorCount = 0
     /// How many live observers were registered with an owner (swept on registration).
-    var ownerBoundCount = 0
+    @usableFromInline var ownerBoundCount = 0
     /// The thread that holds the gate, if any.
-    var writer: ThreadIdentity?
+    @usableFromInline var writer: ThreadIdentity?
     /// How many times the writer holds the gate (re-entrant writes from its handlers).
-    var depth = 0
+    @usableFromInline var depth = 0
     /// Threads waiting for the gate.
-    var waiting = 0
+    @usableFromInline var waiting = 0
     /// Set when the box is deallocated: every observer has ended.
-    var isClosed = false
+    @usableFromInline var isClosed = false
   }
 
-  let lock: GateLock<State>
+  @usableFromInline let lock: GateLock<State>
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
-  let isEqual: (@Sendable (Value, Value) -> Bool)?
+  @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
+  @usableFromInline
   init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
     lock = GateLock(State(value: value))
     self.isEqual = isEqual
@@ -80,14 +85,14 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   // MARK: Reading and writing
 
   /// The current value.
-  @inline(__always)
+  @inlinable
   func read() -> Value {
     lock.withLock { $0.value }
   }
 
   /// Takes the gate for `me`, waiting while another thread holds it. Only while locked.
-  @inline(__always)
-  private func acquireGateLocked(_ me: ThreadIdentity) {
+  @inlinable
+  func acquireGateLocked(_ me: ThreadIdentity) {
     while let writer = lock.value.writer, !writer.isSame(as: me) {
       lock.value.waiting += 1
       lock.wait()
@@ -98,7 +103,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   }
 
   /// Releases one hold of the gate and wakes waiting writers when it is free.
-  private func releaseGate() {
+  @inlinable
+  func releaseGate() {
     lock.lock()
     lock.value.depth -= 1
     if lock.value.depth == 0 {
@@ -109,6 +115,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   }
 
   /// Replaces the value: prior callbacks, the write, post callbacks, in one turn of the gate.
+  @inlinable
   func write(_ newValue: Value) {
     let me = ThreadIdentity.current
     lock.lock()
@@ -142,6 +149,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   }
 
   /// Changes the value in place as one write: `body` runs on a copy while the gate is held.
+  @inlinable
   func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     let me = ThreadIdentity.current
     lock.lock()
@@ -161,22 +169,23 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
 
   // MARK: Notifying
 
-  private func notifyPrior(_ observers: ContiguousArray<Observer>, old: Value) {
+  @inlinable
+  func notifyPrior(_ observers: ContiguousArray<Observer>, old: Value) {
     for observer in observers where observer.options.contains(.prior) {
       deliver(observer.options.priorChange(old: old), to: observer)
     }
   }
 
-  @inline(__always)
-  private func notifyPost(_ observers: ContiguousArray<Observer>, old: Value, new: Value) {
+  @inlinable
+  func notifyPost(_ observers: ContiguousArray<Observer>, old: Value, new: Value) {
     for observer in observers {
       deliver(observer.options.postChange(old: old, new: new), to: observer)
     }
   }
 
   /// Runs `observer`'s handler as its delivery says, unless it has ended.
-  @inline(__always)
-  private func deliver(_ change: Change<Value>, to observer: Observer) {
+  @inlinable
+  func deliver(_ change: Change<Value>, to observer: Observer) {
     if observer.ended.load(ordering: .acquiring) { return }
     if observer.isOwnerBound, observer.owner == nil {
       end(observer)
@@ -250,7 +259,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   }
 
   /// Ends an observer (its owner is gone) and removes it.
-  private func end(_ observer: Observer) {
+  @usableFromInline
+  func end(_ observer: Observer) {
     observer.ended.store(true, ordering: .releasing)
     let removed = lock.withLock { _ in removeLocked(observer) }
     _ = removed

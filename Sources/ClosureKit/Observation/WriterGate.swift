@@ -1,25 +1,27 @@
 #if canImport(Glibc)
-  import Glibc
+  public import Glibc
 #elseif canImport(Musl)
-  import Musl
+  public import Musl
 #elseif canImport(Darwin)
-  import Darwin
+  public import Darwin
 #elseif canImport(Android)
-  import Android
+  public import Android
 #endif
 
 /// A `pthread` mutex with a condition variable, protecting `value`; the condition lets a writer of
 /// an ``Observed`` wait for the writer that is delivering its callbacks (the "gate").
 ///
 /// `@unchecked Sendable`: `value` is read and written only between `lock()` and `unlock()`.
+@usableFromInline
 final class GateLock<Value>: @unchecked Sendable {
   /// The protected value; exclusivity is unchecked because the mutex already serialises access.
-  @exclusivity(unchecked) var value: Value
+  @usableFromInline @exclusivity(unchecked) var value: Value
   /// The mutex, in stable heap memory as pthreads requires.
-  private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   /// Signalled when the gate is released.
-  private let condition: UnsafeMutablePointer<pthread_cond_t>
+  @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
 
+  @usableFromInline
   init(_ value: Value) {
     self.value = value
     mutex = UnsafeMutablePointer.allocate(capacity: 1)
@@ -41,15 +43,15 @@ final class GateLock<Value>: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inline(__always) func lock() { pthread_mutex_lock(mutex) }
-  @inline(__always) func unlock() { pthread_mutex_unlock(mutex) }
+  @inlinable func lock() { pthread_mutex_lock(mutex) }
+  @inlinable func unlock() { pthread_mutex_unlock(mutex) }
   /// Releases the mutex until the condition is signalled, then takes it again. Only while locked.
-  func wait() { pthread_cond_wait(condition, mutex) }
+  @usableFromInline func wait() { pthread_cond_wait(condition, mutex) }
   /// Wakes every waiter. Only while locked.
-  func broadcast() { pthread_cond_broadcast(condition) }
+  @usableFromInline func broadcast() { pthread_cond_broadcast(condition) }
 
   /// Runs `body` with exclusive access to the value.
-  @inline(__always)
+  @inlinable
   func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
@@ -58,13 +60,16 @@ final class GateLock<Value>: @unchecked Sendable {
 }
 
 /// The identity of the calling thread, for the re-entrant writer gate.
+@usableFromInline
 struct ThreadIdentity: @unchecked Sendable {
   // @unchecked Sendable: a pthread_t is an opaque id, compared only, never dereferenced.
-  let id: pthread_t
+  @usableFromInline let id: pthread_t
 
-  @inline(__always) static var current: ThreadIdentity { ThreadIdentity(id: pthread_self()) }
+  @inlinable init(id: pthread_t) { self.id = id }
 
-  @inline(__always) func isSame(as other: ThreadIdentity) -> Bool {
+  @inlinable static var current: ThreadIdentity { ThreadIdentity(id: pthread_self()) }
+
+  @inlinable func isSame(as other: ThreadIdentity) -> Bool {
     pthread_equal(id, other.id) != 0
   }
 }
