@@ -49,7 +49,9 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
 /// changes in write order. The gate is not the mutex: handlers run with the mutex released, may
 /// read, write (depth-first, on the same thread), add and cancel.
 @usableFromInline
-final class ObservedStorage<Value: Sendable>: SubscriptionSource {
+final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sendable {
+  // @unchecked Sendable: `gateDepth` is touched only by the gate's holder; the rest is atomic,
+  // immutable, or under the mutex.
   @usableFromInline typealias Observer = ObservedObserver<Value>
 
   @usableFromInline
@@ -62,17 +64,21 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
     @usableFromInline var priorCount = 0
     /// How many live observers were registered with an owner (swept on registration).
     @usableFromInline var ownerBoundCount = 0
-    /// The thread that holds the gate, if any.
-    @usableFromInline var writer: ThreadIdentity?
-    /// How many times the writer holds the gate (re-entrant writes from its handlers).
-    @usableFromInline var depth = 0
-    /// Threads waiting for the gate.
-    @usableFromInline var waiting = 0
     /// Set when the box is deallocated: every observer has ended.
     @usableFromInline var isClosed = false
   }
 
   @usableFromInline let lock: GateLock<State>
+  /// The id of the thread that holds the gate, or 0.
+  @usableFromInline let gate = Atomic<Int>(0)
+  /// How many writers sleep waiting for the gate.
+  @usableFromInline let gateWaiters = Atomic<Int>(0)
+  /// How many times the holder holds the gate (re-entrant writes from its handlers). Read and
+  /// written only by the holder; the gate's atomic hand-over orders the accesses.
+  @usableFromInline @exclusivity(unchecked) var gateDepth = 0
+  /// The number of registered observers, read without the mutex by the write fast path (which
+  /// checks the list again under the mutex).
+  @usableFromInline let observerHint = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
@@ -90,47 +96,70 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
     lock.withLock { $0.value }
   }
 
-  /// Takes the gate for `me`, waiting while another thread holds it. Only while locked.
+  /// Takes the gate for the thread `me`: at once if it is free or already `me`'s (re-entrant),
+  /// else after waiting for its holder to release it.
   @inlinable
-  func acquireGateLocked(_ me: ThreadIdentity) {
-    while let writer = lock.value.writer, !writer.isSame(as: me) {
-      lock.value.waiting += 1
-      lock.wait()
-      lock.value.waiting -= 1
+  func acquireGate(_ me: Int) {
+    let (exchanged, holder) = gate.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent)
+    if exchanged {
+      gateDepth = 1
+    } else if holder == me {
+      gateDepth += 1
+    } else {
+      waitForGate(me)
     }
-    lock.value.writer = me
-    lock.value.depth += 1
   }
 
-  /// Releases one hold of the gate and wakes waiting writers when it is free.
+  /// The slow path of ``acquireGate(_:)``: sleeps on the condition until the gate is free.
+  @usableFromInline
+  func waitForGate(_ me: Int) {
+    lock.lock()
+    gateWaiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
+    while !gate.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
+      lock.wait()
+    }
+    gateWaiters.wrappingSubtract(1, ordering: .sequentiallyConsistent)
+    lock.unlock()
+    gateDepth = 1
+  }
+
+  /// Releases one hold of the gate; the last one frees it and wakes any waiting writer.
   @inlinable
   func releaseGate() {
+    gateDepth -= 1
+    if gateDepth > 0 { return }
+    gate.store(0, ordering: .sequentiallyConsistent)
+    if gateWaiters.load(ordering: .sequentiallyConsistent) > 0 { wakeGateWaiters() }
+  }
+
+  /// Wakes the writers waiting for the gate.
+  @usableFromInline
+  func wakeGateWaiters() {
     lock.lock()
-    lock.value.depth -= 1
-    if lock.value.depth == 0 {
-      lock.value.writer = nil
-      if lock.value.waiting > 0 { lock.broadcast() }
-    }
+    lock.broadcast()
     lock.unlock()
   }
 
   /// Replaces the value: prior callbacks, the write, post callbacks, in one turn of the gate.
   @inlinable
   func write(_ newValue: Value) {
-    let me = ThreadIdentity.current
-    lock.lock()
-    if lock.value.observers.isEmpty, isEqual == nil,
-      lock.value.writer.map({ $0.isSame(as: me) }) ?? true
-    {
-      // Fast path: nobody to tell. The old value is released after the mutex (its deinit may
-      // run arbitrary code).
-      let old = lock.value.value
-      lock.value.value = newValue
+    let me = currentThreadID
+    if observerHint.load(ordering: .relaxed) == 0, isEqual == nil {
+      // Fast path: nobody to tell (checked again under the mutex). The old value is released
+      // after the mutex (its deinit may run arbitrary code).
+      lock.lock()
+      let holder = gate.load(ordering: .sequentiallyConsistent)
+      if lock.value.observers.isEmpty, holder == 0 || holder == me {
+        let old = lock.value.value
+        lock.value.value = newValue
+        lock.unlock()
+        _ = old
+        return
+      }
       lock.unlock()
-      _ = old
-      return
     }
-    acquireGateLocked(me)
+    acquireGate(me)
+    lock.lock()
     let old = lock.value.value
     let observers = lock.value.observers
     if lock.value.priorCount == 0, isEqual == nil {
@@ -151,13 +180,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   /// Changes the value in place as one write: `body` runs on a copy while the gate is held.
   @inlinable
   func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    let me = ThreadIdentity.current
-    lock.lock()
-    acquireGateLocked(me)
-    let old = lock.value.value
-    let observers = lock.value.observers
-    lock.unlock()
+    acquireGate(currentThreadID)
     defer { releaseGate() }
+    let (old, observers) = lock.withLock { ($0.value, $0.observers) }
     var new = old
     let result = try body(&new)
     if let isEqual, isEqual(old, new) { return result }
@@ -216,14 +241,14 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
   ) -> Subscription {
     let observer = Observer(options: options, delivery: delivery, owner: owner, handler: handler)
     let token = Subscription(source: self, node: observer)
-    let me = ThreadIdentity.current
+    let wantsInitial = options.contains(.initial)
+    if wantsInitial { acquireGate(currentThreadID) }
     var garbage: [Observer] = []
     lock.lock()
     sweepOrphansLocked(into: &garbage)
     observer.token = token
-    let wantsInitial = options.contains(.initial)
-    if wantsInitial { acquireGateLocked(me) }
     lock.value.observers.append(observer)
+    observerHint.wrappingAdd(1, ordering: .relaxed)
     if options.contains(.prior) { lock.value.priorCount += 1 }
     if owner != nil { lock.value.ownerBoundCount += 1 }
     let current = wantsInitial ? lock.value.value : nil
@@ -255,6 +280,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
     guard let index = lock.value.observers.firstIndex(where: { $0 === observer }) else { return nil }
     if observer.options.contains(.prior) { lock.value.priorCount -= 1 }
     if observer.isOwnerBound { lock.value.ownerBoundCount -= 1 }
+    observerHint.wrappingSubtract(1, ordering: .relaxed)
     return lock.value.observers.remove(at: index)
   }
 
@@ -274,6 +300,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource {
       state.observers = []
       state.priorCount = 0
       state.ownerBoundCount = 0
+      observerHint.store(0, ordering: .relaxed)
       return observers
     }
     lock.withLock { _ in

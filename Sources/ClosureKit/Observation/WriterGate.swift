@@ -59,17 +59,14 @@ final class GateLock<Value>: @unchecked Sendable {
   }
 }
 
-/// The identity of the calling thread, for the re-entrant writer gate.
-@usableFromInline
-struct ThreadIdentity: @unchecked Sendable {
-  // @unchecked Sendable: a pthread_t is an opaque id, compared only, never dereferenced.
-  @usableFromInline let id: pthread_t
-
-  @inlinable init(id: pthread_t) { self.id = id }
-
-  @inlinable static var current: ThreadIdentity { ThreadIdentity(id: pthread_self()) }
-
-  @inlinable func isSame(as other: ThreadIdentity) -> Bool {
-    pthread_equal(id, other.id) != 0
-  }
+/// The calling thread's id as a non-zero integer, for the atomic word of the writer gate.
+@inlinable
+var currentThreadID: Int {
+  #if canImport(Darwin)
+    Int(bitPattern: pthread_self())
+  #elseif canImport(Glibc)
+    Int(bitPattern: UInt(pthread_self()))
+  #else
+    unsafeBitCast(pthread_self(), to: Int.self)
+  #endif
 }
