@@ -1,4 +1,4 @@
-import ClosureKit
+@testable import ClosureKit
 import ClosureKitTesting
 import Dispatch
 import Observation
@@ -213,6 +213,35 @@ final class SharedCounter: Observable, Sendable {
     #expect(await iterator.next() == nil)
   }
 
+  @Test func aRegistrationWhoseOnChangeRunsAgainIsHandledOnce() {
+    // On Swift 6.3 a registration can be left behind and call onChange on every later write.
+    let order = Order()
+    let priors = Counter()
+    let tracker = ObservableTracker(
+      root: order,
+      keyPath: \Order.count,
+      options: [.prior],
+      delivery: .queue(queue),
+      owner: nil
+    ) { change in
+      if change.isPrior { priors.increment() }
+    }
+    let subscription = tracker.start()  // arm number 1
+    let leftover = TrackingArm(tracker: tracker, id: 1)
+    let stale = TrackingArm(tracker: tracker, id: 0)
+    queue.sync {
+      leftover.fire()
+      leftover.fire()
+      leftover.fire()
+      stale.fire()
+    }
+    queue.sync {}  // the hop has re-armed (arm number 2)
+    queue.sync { leftover.fire() }
+    queue.sync {}
+    #expect(priors.value == 1)
+    subscription.cancel()
+  }
+
   @Test func stressCrossThreadWritesNeverSnowballAndEndCleanly() async {
     let counter = SharedCounter()
     let calls = Counter()
@@ -237,7 +266,7 @@ final class SharedCounter: Observable, Sendable {
     }
     for subscription in subscriptions { subscription.cancel() }
     // Each write can cause at most one prior and one post per observation: no snowballing.
-    #expect(calls.value <= 2 * 4 * writes + 200 * writes)
+    #expect(calls.value <= 2 * 4 * writes)
     #expect(subscriptions.allSatisfy { $0.isCancelled })
   }
 }
