@@ -1,9 +1,10 @@
-@testable import ClosureKit
 import ClosureKitTesting
 import Dispatch
 import Observation
 import Synchronization
 import Testing
+
+@testable import ClosureKit
 
 // Models owned by one queue each: every read and write of a test happens on that queue.
 // @unchecked Sendable: the tests touch them only on their owning queue (or before sharing them).
