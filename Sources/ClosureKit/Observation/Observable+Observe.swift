@@ -34,7 +34,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// > never out of order; writes from other threads are best effort (see the article
   /// > <doc:Observation>). The observation ends when the object is deallocated, when the token is
   /// > cancelled, or (owner variant) when the owner is deallocated; the object is never retained.
-  @discardableResult
+  @inlinable @discardableResult
   public func observe<Value: Sendable>(
     _ keyPath: any KeyPath<Self, Value> & Sendable,
     options: ObservationOptions = [.new],
@@ -71,7 +71,7 @@ extension Observable where Self: AnyObject & Sendable {
   ///
   /// > Important: The same rules as ``observe(_:options:on:_:)``. Once the owner is gone the
   /// > handler is never called again and is released at the next change.
-  @discardableResult
+  @inlinable @discardableResult
   public func observe<Owner: AnyObject & Sendable, Value: Sendable>(
     _ keyPath: any KeyPath<Self, Value> & Sendable,
     owner: Owner,

@@ -1,6 +1,6 @@
-import Dispatch
-import Observation
-import Synchronization
+public import Dispatch
+public import Observation
+public import Synchronization
 
 /// One `withObservationTracking` registration of an ``ObservableTracker``.
 ///
@@ -9,14 +9,16 @@ import Synchronization
 /// write. The atomic `fired` flag lets only the first call through, so a re-arm loop can never
 /// snowball. The registrar of the observed object holds this arm; when the object is deallocated
 /// the arm is released, and its deinit ends the tracker.
+@usableFromInline
 final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
   /// The tracker to tell.
-  let tracker: ObservableTracker<Root, Value>
+  @usableFromInline let tracker: ObservableTracker<Root, Value>
   /// Which arming this is; a stale one is ignored by the tracker.
-  let id: UInt64
+  @usableFromInline let id: UInt64
   /// Set by the first `onChange` call.
-  let fired = Atomic<Bool>(false)
+  @usableFromInline let fired = Atomic<Bool>(false)
 
+  @usableFromInline
   init(tracker: ObservableTracker<Root, Value>, id: UInt64) {
     self.tracker = tracker
     self.id = id
@@ -27,6 +29,7 @@ final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
   }
 
   /// The `onChange` of the registration: runs in the willSet of a tracked property.
+  @inlinable
   func fire() {
     guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     else { return }
@@ -43,29 +46,32 @@ final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
 /// re-arms, re-reads the value and delivers one post change (old value from the willSet, new value
 /// from the re-read). So a burst of writes made on the executor the hop targets becomes one prior
 /// and one post change carrying the last value.
+@usableFromInline
 final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource {
+  @usableFromInline
   struct State {
     /// The handler; `nil` once the observation has ended (its captures are released then).
-    var handler: (@Sendable (Change<Value>) -> Void)?
+    @usableFromInline var handler: (@Sendable (Change<Value>) -> Void)?
     /// The id of the current arm; older arms are ignored.
-    var armID: UInt64 = 0
+    @usableFromInline var armID: UInt64 = 0
     /// Whether a willSet was seen and its hop has not run yet.
-    var isHopPending = false
+    @usableFromInline var isHopPending = false
     /// The value read in that willSet, for the post change.
-    var pendingOld: Value?
+    @usableFromInline var pendingOld: Value?
   }
 
   /// Held weakly: observing never keeps the object alive.
-  weak let root: Root?
-  let keyPath: any KeyPath<Root, Value> & Sendable
-  let options: ObservationOptions
-  let delivery: Delivery
+  @usableFromInline weak let root: Root?
+  @usableFromInline let keyPath: any KeyPath<Root, Value> & Sendable
+  @usableFromInline let options: ObservationOptions
+  @usableFromInline let delivery: Delivery
   /// Held weakly; the observation ends when it is deallocated.
-  weak let owner: (any AnyObject & Sendable)?
+  @usableFromInline weak let owner: (any AnyObject & Sendable)?
   /// Whether the observation was registered with an owner.
-  let isOwnerBound: Bool
-  let state: Locked<State>
+  @usableFromInline let isOwnerBound: Bool
+  @usableFromInline let state: Locked<State>
 
+  @usableFromInline
   init(
     root: Root,
     keyPath: any KeyPath<Root, Value> & Sendable,
@@ -84,8 +90,9 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// Arms the first cycle and delivers the initial change if asked.
+  @inlinable
   func start() -> Subscription {
-    let token = Subscription(source: self, node: nil)
+    let token = makeToken()
     guard let root else {
       end()
       return token
@@ -97,10 +104,17 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     return token
   }
 
+  /// A token for this observation.
+  @usableFromInline
+  func makeToken() -> Subscription {
+    Subscription(source: self, node: nil)
+  }
+
   /// Installs a fresh tracking registration of the key path; returns the value re-read after it is
   /// installed (a write that lands between the tracked read and the installation is not reported
   /// by the registration on this toolchain, but the re-read sees it).
-  private func arm(_ root: Root) -> Value {
+  @inlinable
+  func arm(_ root: Root) -> Value {
     let id = state.withLock { state in
       state.armID &+= 1
       return state.armID
@@ -116,6 +130,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// The willSet moment of a tracked property, on the writing thread.
+  @inlinable
   func willChange(armID: UInt64) {
     guard let root, !isOrphaned else {
       end()
@@ -137,7 +152,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
 
   /// Runs ``flush()`` where the post change belongs: on the delivery's queue or actor, or for
   /// immediate delivery on the main queue when the write was made there, else on a global queue.
-  private func scheduleHop() {
+  @inlinable
+  func scheduleHop() {
     if delivery.isImmediate {
       let queue = MainQueueCheck.isOnMainQueue ? DispatchQueue.main : DispatchQueue.global()
       queue.async { [self] in flush() }
@@ -147,7 +163,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// The hop: re-arms, re-reads and delivers the post change of the cycle.
-  private func flush() {
+  @inlinable
+  func flush() {
     guard let root, !isOrphaned else {
       end()
       return
@@ -165,7 +182,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// Runs `handler` with `change` as the delivery says; a queued run checks for cancellation first.
-  private func run(_ handler: @escaping @Sendable (Change<Value>) -> Void, _ change: Change<Value>) {
+  @inlinable
+  func run(_ handler: @escaping @Sendable (Change<Value>) -> Void, _ change: Change<Value>) {
     if delivery.isImmediate {
       handler(change)
     } else {
@@ -177,22 +195,25 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// Runs the current handler with `change` as the delivery says.
-  private func deliver(_ change: Change<Value>) {
+  @inlinable
+  func deliver(_ change: Change<Value>) {
     guard let handler = state.withLock({ $0.handler }) else { return }
     run(handler, change)
   }
 
   /// Whether the observation was bound to an owner that is gone.
-  private var isOrphaned: Bool {
+  @usableFromInline var isOrphaned: Bool {
     isOwnerBound && owner == nil
   }
 
   /// Called when an arm is released: if the object is gone, the observation ends.
+  @usableFromInline
   func armReleased() {
     if root == nil { end() }
   }
 
   /// Ends the observation and releases the handler (outside the lock).
+  @usableFromInline
   func end() {
     let handler = state.withLock { state in
       defer { state.handler = nil }
@@ -215,16 +236,17 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
 }
 
 /// Whether the calling code runs on the main queue (the main actor's executor), without Foundation.
+@usableFromInline
 enum MainQueueCheck {
   /// A marker set on the main queue once.
-  private static let key: DispatchSpecificKey<Bool> = {
+  @usableFromInline static let key: DispatchSpecificKey<Bool> = {
     let key = DispatchSpecificKey<Bool>()
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
   }()
 
   /// Whether the current queue is the main queue.
-  static var isOnMainQueue: Bool {
+  @inlinable static var isOnMainQueue: Bool {
     DispatchQueue.getSpecific(key: key) ?? false
   }
 }
