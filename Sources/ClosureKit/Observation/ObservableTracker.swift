@@ -70,6 +70,9 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   /// Whether the observation was registered with an owner.
   @usableFromInline let isOwnerBound: Bool
   @usableFromInline let state: Locked<State>
+  /// For immediate delivery: the serial queue of the hops of writes made off the main queue, so
+  /// that this observation's post callbacks never overlap.
+  @usableFromInline let hopQueue: DispatchQueue?
 
   @usableFromInline
   init(
@@ -87,6 +90,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     self.owner = owner
     self.isOwnerBound = owner != nil
     self.state = Locked(State(handler: handler))
+    self.hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
   }
 
   /// Arms the first cycle and delivers the initial change if asked.
@@ -151,11 +155,12 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   /// Runs ``flush()`` where the post change belongs: on the delivery's queue or actor, or for
-  /// immediate delivery on the main queue when the write was made there, else on a global queue.
+  /// immediate delivery on the main queue when the write was made there, else on a serial queue of
+  /// this observation.
   @inlinable
   func scheduleHop() {
     if delivery.isImmediate {
-      let queue = MainQueueCheck.isOnMainQueue ? DispatchQueue.main : DispatchQueue.global()
+      let queue = MainQueueCheck.isOnMainQueue ? DispatchQueue.main : hopQueue ?? DispatchQueue.main
       queue.async { [self] in flush() }
     } else {
       delivery.execute { [self] in flush() }
