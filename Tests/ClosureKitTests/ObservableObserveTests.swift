@@ -53,7 +53,7 @@ final class SharedCounter: Observable, Sendable {
     #expect(seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)])
   }
 
-  @Test func priorIsTheWillSetMomentAndPostCarriesOldAndNew() async {
+  @MainActor @Test func priorIsTheWillSetMomentAndPostCarriesOldAndNew() async {
     let order = Order()
     let seen = Recorder<C>()
     let readInPrior = Recorder<Int>()
@@ -62,7 +62,7 @@ final class SharedCounter: Observable, Sendable {
       seen.append(change)
       if change.isPrior { readInPrior.append(order.count) } else { posted.fulfill() }
     }
-    queue.sync { order.count = 7 }
+    order.count = 7  // on the main actor: the post callback hops to the main queue
     #expect(await posted.wait(timeout: .seconds(5)))
     #expect(readInPrior.values == [0])
     #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 7)])

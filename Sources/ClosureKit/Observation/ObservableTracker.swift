@@ -91,6 +91,9 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     self.isOwnerBound = owner != nil
     self.state = Locked(State(handler: handler))
     self.hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
+    if case .queue(let target) = delivery.kind {
+      target.setSpecific(key: MainQueueCheck.observedQueueKey, value: ObjectIdentifier(target))
+    }
   }
 
   /// Arms the first cycle and delivers the initial change if asked.
@@ -156,16 +159,37 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
 
   /// Runs ``flush()`` where the post change belongs: on the delivery's queue or actor, or for
   /// immediate delivery on the main queue when the write was made there, else on a serial queue of
-  /// this observation.
+  /// this observation. When the write was made on that queue, the hop is enqueued behind the
+  /// writing job (exact); otherwise the writer may still be inside the setter, so the hop waits a
+  /// grace period (``ObservableTracker/foreignHopDelay``) to let the write complete first.
   @inlinable
   func scheduleHop() {
-    if delivery.isImmediate {
-      let queue = MainQueueCheck.isOnMainQueue ? DispatchQueue.main : hopQueue ?? DispatchQueue.main
+    let queue: DispatchQueue
+    let isOwnQueue: Bool
+    switch delivery.kind {
+    case .immediate:
+      isOwnQueue = MainQueueCheck.isOnMainQueue
+      queue = isOwnQueue ? .main : hopQueue ?? .main
+    case .mainActor:
+      isOwnQueue = MainQueueCheck.isOnMainQueue
+      queue = .main
+    case .queue(let target):
+      isOwnQueue = DispatchQueue.getSpecific(key: MainQueueCheck.observedQueueKey) == ObjectIdentifier(target)
+      queue = target
+    case .custom:
+      delivery.execute { [self] in flush() }
+      return
+    }
+    if isOwnQueue {
       queue.async { [self] in flush() }
     } else {
-      delivery.execute { [self] in flush() }
+      queue.asyncAfter(deadline: .now() + Self.foreignHopDelay) { [self] in flush() }
     }
   }
+
+  /// How long a hop waits when the write was made off the hop's queue: long enough for a writer
+  /// that was preempted inside the setter to finish the store, short enough to go unnoticed.
+  @inlinable static var foreignHopDelay: DispatchTimeInterval { .milliseconds(1) }
 
   /// The hop: re-arms, re-reads and delivers the post change of the cycle.
   @inlinable
@@ -249,6 +273,10 @@ enum MainQueueCheck {
     DispatchQueue.main.setSpecific(key: key, value: true)
     return key
   }()
+
+  /// Set on every queue an observation delivers to, with the queue's identity, so a willSet can
+  /// tell whether it runs on (or targets) that queue.
+  @usableFromInline static let observedQueueKey = DispatchSpecificKey<ObjectIdentifier>()
 
   /// Whether the current queue is the main queue.
   @inlinable static var isOnMainQueue: Bool {
