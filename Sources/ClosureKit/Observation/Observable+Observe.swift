@@ -28,8 +28,9 @@ extension Observable where Self: AnyObject & Sendable {
   /// > two moments. The prior callback runs in the willSet of the first write, on the writing
   /// > thread (or is enqueued from there). The post callback runs after a *hop*: on the
   /// > delivery's queue or actor; for ``Delivery/immediate`` on the main queue when the write was
-  /// > made there, else on a serial queue of the observation. Writes made until the hop runs are coalesced into that
-  /// > one post callback, whose `newValue` is read when it runs. When the model's writes are made
+  /// > made there, else on a serial queue of the observation; a hop for a write made on another
+  /// > queue waits 1 ms for the write to finish. Writes made until the hop runs are coalesced into
+  /// > that one post callback, whose `newValue` is read when it runs. When the model's writes are made
   /// > on the queue or actor the hop targets, the last value is always delivered, never twice,
   /// > never out of order; writes from other threads are best effort (see the article
   /// > <doc:Observation>). The observation ends when the object is deallocated, when the token is
