@@ -307,7 +307,7 @@ final class Player: @unchecked Sendable {
   @Test func stressWritesObservesAndCancelsFromManyThreads() async {
     let box = Observed(0)
     let queue = DispatchQueue(label: "stress")
-    let total = Counter()
+    let total = ThreadSafeCounter()
     await withTaskGroup(of: Void.self) { group in
       for worker in 0..<4 {
         group.addTask {
