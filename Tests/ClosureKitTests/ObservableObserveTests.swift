@@ -165,7 +165,7 @@ final class ThreadSafeCounter: Sendable {
       onQueue.append(DispatchQueue.getSpecific(key: key) == 42)
       done.fulfill()
     }
-    DispatchQueue.global().sync { order.count = 1 }
+    queue.sync { order.count = 1 }
     #expect(await done.wait(timeout: .seconds(5)))
     #expect(onQueue.values == [true, true])
   }
@@ -212,12 +212,12 @@ final class ThreadSafeCounter: Sendable {
     #expect(count.value == 1)
   }
 
-  @Test func changesSequenceYieldsAndFinishesWhenTheObjectIsDeallocated() async {
+  @MainActor @Test func changesSequenceYieldsAndFinishesWhenTheObjectIsDeallocated() async {
     var order: Order? = Order()
     let stream = order!.changes(of: \.count, options: [.initial, .new])
     var iterator = stream.makeAsyncIterator()
     #expect(await iterator.next()?.newValue == 0)
-    queue.sync { order!.count = 5 }
+    order!.count = 5  // on the main actor, which owns the model here: the hop runs there
     #expect(await iterator.next()?.newValue == 5)
     order = nil
     #expect(await iterator.next() == nil)
