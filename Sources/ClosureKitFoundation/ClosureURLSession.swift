@@ -1,3 +1,4 @@
+import ClosureKit
 public import Foundation
 
 #if canImport(FoundationNetworking)
@@ -53,6 +54,11 @@ public final class ClosureURLSession: Sendable {
 
   /// The delegate object, for tests that prove it is released.
   package var delegateObject: AnyObject { delegate }
+
+  /// Runs `body` once URLSession has invalidated the session (after `didBecomeInvalidWithError`).
+  package func whenInvalidated(_ body: @escaping @Sendable () -> Void) {
+    delegate.invalidationHandlers.withLock { $0.append(body) }
+  }
 
   /// The number of tasks whose completion has not run yet.
   package var pendingTaskCount: Int { delegate.pendingCount }

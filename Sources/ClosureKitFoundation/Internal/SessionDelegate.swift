@@ -28,10 +28,16 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     var heldResponse: URLResponse?
     /// The body of `heldResponse`.
     var heldData: [Data] = []
+    /// Set when a challenge was declined on Linux: the cancellation that follows means "no
+    /// credential", and the held 401 is the final response (as on Apple platforms).
+    var declinedChallenge = false
   }
 
   /// Registered tasks by `taskIdentifier`; an entry is removed exactly once, when its task completes.
   let entries = Locked<[Int: Entry]>([:])
+
+  /// Run once the session is invalidated, after every remaining completion (tests use it).
+  let invalidationHandlers = Locked<[@Sendable () -> Void]>([])
 
   /// Registers the closures of a task that has not been resumed yet.
   func register(_ task: URLSessionTask, handlers: URLTaskHandlers) {
@@ -152,11 +158,26 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
   ) {
     let handler = entries.withLock { $0[task.taskIdentifier]?.handlers.challenge }
-    guard let handler else {
-      completionHandler(.performDefaultHandling, nil)
-      return
-    }
-    let (disposition, credential) = handler(challenge)
+    var (disposition, credential) = handler?(challenge) ?? (.performDefaultHandling, nil)
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking never completes a task whose challenge gets default handling without
+      // a stored credential, or `.useCredential` with none, and cancels one whose protection space
+      // is rejected. Apple's behaviour is to continue without a credential and deliver the 401.
+      if disposition == .performDefaultHandling {
+        if challenge.previousFailureCount == 0,
+          let stored = session.configuration.urlCredentialStorage?.defaultCredential(for: challenge.protectionSpace)
+        {
+          disposition = .useCredential
+          credential = stored
+        } else {
+          disposition = .rejectProtectionSpace
+        }
+      }
+      if disposition == .useCredential, credential == nil { disposition = .rejectProtectionSpace }
+      if disposition == .rejectProtectionSpace {
+        entries.withLock { $0[task.taskIdentifier]?.declinedChallenge = true }
+      }
+    #endif
     completionHandler(disposition, credential)
   }
 
@@ -164,17 +185,24 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
 
   func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
     guard let entry = entries.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-    var entry0 = entry
-    if let held = entry.heldResponse {
+    var final = entry
+    var error = error
+    let isCancellation = (error as NSError?).map { $0.domain == NSURLErrorDomain && $0.code == NSURLErrorCancelled }
+    if entry.declinedChallenge, isCancellation == true, entry.heldResponse != nil { error = nil }
+    if let held = entry.heldResponse, error == nil {
       // The 401 was final: pass it on now, with its body.
-      entry0.response = held
+      final.response = held
+      final.received = 0
+      final.expected = held.expectedContentLength >= 0 ? held.expectedContentLength : nil
       _ = entry.handlers.response?(held)
       for chunk in entry.heldData {
-        entry0.received += Int64(chunk.count)
+        final.received += Int64(chunk.count)
         entry.handlers.data?(chunk)
+        entry.handlers.downloadProgress?(
+          TransferProgress(completedBytes: final.received, expectedBytes: final.expected))
       }
     }
-    entry.handlers.completion?(Self.result(of: entry0, error: error))
+    entry.handlers.completion?(Self.result(of: final, error: error))
   }
 
   func urlSession(_ session: URLSession, didBecomeInvalidWithError error: (any Error)?) {
@@ -184,6 +212,11 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
       return Array(entries.values)
     }
     for entry in remaining { entry.handlers.completion?(.failure(URLError(.cancelled))) }
+    let handlers = invalidationHandlers.withLock { handlers in
+      defer { handlers = [] }
+      return handlers
+    }
+    for handler in handlers { handler() }
   }
 
   /// The typed outcome of a finished task.

@@ -1,3 +1,5 @@
+public import Foundation
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
@@ -5,7 +7,6 @@
 #elseif canImport(Darwin)
   import Darwin
 #endif
-public import Foundation
 
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests, benchmarks and the demo.
 ///
@@ -26,6 +27,7 @@ public import Foundation
 /// - `/status/CODE`: that status with a short body.
 /// - `/basic-auth/USER/PASSWORD`: 401 with a Basic challenge unless the credentials match.
 /// - `/never`: reads the request and never answers.
+/// - `/reflect`: answers with the request body.
 /// - `/upload`: reads the body (`Content-Length` or chunked) and answers `received N`.
 /// - `/truncated/N`: announces `N` bytes, sends half and closes the connection.
 ///
@@ -217,6 +219,8 @@ public final class LoopbackServer: @unchecked Sendable {
       }
     case "never":
       _ = socket.waitForClose(milliseconds: -1)
+    case "reflect":
+      socket.respond(status: 200, body: socket.readBody(request))
     case "upload":
       let body = socket.readBody(request)
       lock.withLock { uploaded += body.count }
