@@ -19,6 +19,7 @@ public import Foundation
 /// One thread accepts; one thread serves each connection and closes it after one response
 /// (`Connection: close`). Routes:
 /// - `/bytes/N`: `N` bytes, the byte at offset `i` being `UInt8(i % 256)`, with `Content-Length`.
+/// - `/paced/N/MS`: as `/bytes/N`, in 20 pieces `MS` milliseconds apart (default 50).
 /// - `/lines/N`: `N` lines `line i\n`.
 /// - `/slow/N`: a chunked body of `N` chunks `chunk i\n`, 20 ms apart (`/slow/N/MS` sets the gap).
 /// - `/redirect/CODE/relative/PATH` and `/redirect/CODE/absolute/PATH`: status `CODE` with a
@@ -187,6 +188,10 @@ public final class LoopbackServer: @unchecked Sendable {
     switch route {
     case "bytes":
       sendBytes(socket, count: Int(argument) ?? 0, sent: Int(argument) ?? 0)
+    case "paced":
+      let count = Int(argument) ?? 0
+      let gap = parts.count > 2 ? Int(parts[2]) ?? 50 : 50
+      sendBytes(socket, count: count, sent: count, pieces: 20, gapMilliseconds: gap)
     case "truncated":
       let count = Int(argument) ?? 0
       sendBytes(socket, count: count, sent: count / 2)
@@ -230,13 +235,20 @@ public final class LoopbackServer: @unchecked Sendable {
     }
   }
 
-  private func sendBytes(_ socket: Socket, count: Int, sent: Int) {
+  private func sendBytes(_ socket: Socket, count: Int, sent: Int, pieces: Int = 1, gapMilliseconds: Int = 0) {
     let head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Length: \(count)\r\n"
     guard socket.send(Array((head + "Connection: close\r\n\r\n").utf8)) else { return }
     let block = (0..<65_536).map { UInt8(truncatingIfNeeded: $0) }
     var remaining = sent
+    let piece = max(1, sent / pieces)
+    var untilGap = piece
     while remaining > 0 {
-      let size = min(remaining, block.count)
+      if untilGap == 0 {
+        guard socket.waitForClose(milliseconds: gapMilliseconds) else { return }
+        untilGap = piece
+      }
+      let size = min(remaining, block.count, untilGap)
+      untilGap -= size
       guard block.withUnsafeBytes({ socket.send(UnsafeRawBufferPointer(rebasing: $0[0..<size])) }) else { return }
       remaining -= size
     }
