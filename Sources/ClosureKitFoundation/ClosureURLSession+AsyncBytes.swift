@@ -61,6 +61,8 @@ extension ClosureURLSession {
       ///
       /// - Returns: The next byte or `nil`.
       /// - Throws: `URLError` if the transfer failed, `CancellationError` if the task was cancelled.
+      // @inlinable: the fast path must inline into the caller's loop. Measured by `Benchmarks/`
+      // (suite `network`): 305 MB/s with it, 15 MB/s without (an async call per byte).
       @inlinable
       public mutating func next() async throws -> UInt8? {
         if index < chunk.count {
