@@ -49,64 +49,94 @@ let networkSuite = Suite(name: "network") {
   memory.print()
 
   // Every variant reads every byte (a checksum), so the comparison is of delivery, not of work.
-  var table = Table("100 MB over loopback, every byte summed (higher is better; ratio to the delegate)", unit: "MB/s")
-  func throughput(_ body: () async throws -> Int) async -> Double {
-    var checksum = 0
-    let nanoseconds = await nanosecondsOnce(rounds: 5) {
-      do { checksum &+= try await body() } catch { print("network: \(error)") }
-    }
-    blackHole(checksum)
-    return megabytes / (nanoseconds / 1e9)
-  }
-
-  table.add("hand-written delegate", await throughput { try await handWrittenDelegate(url) }, baseline: true)
-  table.add(
-    "URLSession.data(for:)",
-    await throughput {
-      let (data, _) = try await URLSession.shared.data(for: URLRequest(url: url))
-      return data.withUnsafeBytes { sum($0) }
-    })
-  table.add(
-    "bytes(for:) per byte",
-    await throughput {
-      let (bytes, _) = try await session.bytes(for: URLRequest(url: url))
-      var total = 0
-      for try await byte in bytes { total &+= Int(byte) }
-      return total
-    })
-  table.add(
-    "bytes(for:).chunks",
-    await throughput {
-      let (bytes, _) = try await session.bytes(for: URLRequest(url: url))
-      var total = 0
-      for try await chunk in bytes.chunks { total &+= chunk.withUnsafeBytes { sum($0) } }
-      return total
-    })
-  table.add(
-    "dataTask + data closure",
-    await throughput {
-      try await withCheckedThrowingContinuation { continuation in
-        let total = Locked(0)
-        session.dataTask(
-          with: URLRequest(url: url),
-          handlers: URLTaskHandlers(
-            data: { chunk in
-              let part = chunk.withUnsafeBytes { sum($0) }
-              total.withLock { $0 &+= part }
-            },
-            completion: { result in
-              switch result {
-              case .success: continuation.resume(returning: total.withLock { $0 })
-              case .failure(let error): continuation.resume(throwing: error)
-              }
-            }
-          )
-        ).resume()
+  // Rounds interleave the variants (rotating their order) so a change in machine load hits all of
+  // them alike; the table shows medians. CPU time of the whole process (server included) is
+  // printed too: on a loaded machine it is steadier than wall-clock throughput.
+  let variants: [(name: String, body: @Sendable () async throws -> Int)] = [
+    ("hand-written delegate", { try await handWrittenDelegate(url) }),
+    (
+      "URLSession.data(for:)",
+      {
+        let (data, _) = try await URLSession.shared.data(for: URLRequest(url: url))
+        return data.withUnsafeBytes { sum($0) }
       }
-    })
+    ),
+    (
+      "bytes(for:) per byte",
+      {
+        let (bytes, _) = try await session.bytes(for: URLRequest(url: url))
+        var total = 0
+        for try await byte in bytes { total &+= Int(byte) }
+        return total
+      }
+    ),
+    (
+      "bytes(for:).chunks",
+      {
+        let (bytes, _) = try await session.bytes(for: URLRequest(url: url))
+        var total = 0
+        for try await chunk in bytes.chunks { total &+= chunk.withUnsafeBytes { sum($0) } }
+        return total
+      }
+    ),
+    (
+      "dataTask + data closure",
+      {
+        try await withCheckedThrowingContinuation { continuation in
+          let total = Locked(0)
+          session.dataTask(
+            with: URLRequest(url: url),
+            handlers: URLTaskHandlers(
+              data: { chunk in
+                let part = chunk.withUnsafeBytes { sum($0) }
+                total.withLock { $0 &+= part }
+              },
+              completion: { result in
+                switch result {
+                case .success: continuation.resume(returning: total.withLock { $0 })
+                case .failure(let error): continuation.resume(throwing: error)
+                }
+              }
+            )
+          ).resume()
+        }
+      }
+    ),
+  ]
+  var wall = Array(repeating: [Double](), count: variants.count)
+  var cpu = Array(repeating: [Double](), count: variants.count)
+  var checksum = 0
+  let clock = ContinuousClock()
+  for round in 0..<7 {
+    for offset in 0..<variants.count {
+      let index = (round + offset) % variants.count
+      let cpuStart = processCPUSeconds()
+      let start = clock.now
+      do { checksum &+= try await variants[index].body() } catch { print("network: \(error)") }
+      let elapsed = start.duration(to: clock.now)
+      wall[index].append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+      cpu[index].append(processCPUSeconds() - cpuStart)
+    }
+  }
+  blackHole(checksum)
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  var table = Table("100 MB over loopback, every byte summed (higher is better; ratio to the delegate)", unit: "MB/s")
+  var cpuTable = Table("CPU time of the process per 100 MB (lower is better)", unit: "ms")
+  for (index, variant) in variants.enumerated() {
+    table.add(variant.name, megabytes / median(wall[index]), baseline: index == 0)
+    cpuTable.add(variant.name, median(cpu[index]) * 1000, baseline: index == 0)
+  }
   table.print()
+  cpuTable.print()
 
   session.finishTasksAndInvalidate()
+}
+
+/// User plus system CPU time of this process, in seconds.
+func processCPUSeconds() -> Double {
+  var time = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+  return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
 }
 
 /// Sums bytes, the work every variant does per byte.
