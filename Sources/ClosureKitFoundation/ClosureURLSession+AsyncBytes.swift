@@ -120,3 +120,11 @@ extension ClosureURLSession {
     }
   }
 }
+
+/// An iterator belongs to the task that iterates; share the sequence instead.
+@available(*, unavailable)
+extension ClosureURLSession.AsyncBytes.AsyncIterator: Sendable {}
+
+/// An iterator belongs to the task that iterates; share the sequence instead.
+@available(*, unavailable)
+extension ClosureURLSession.AsyncBytes.Chunks.AsyncIterator: Sendable {}

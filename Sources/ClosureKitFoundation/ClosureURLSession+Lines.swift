@@ -82,3 +82,7 @@ extension ClosureURLSession.AsyncBytes {
     }
   }
 }
+
+/// An iterator belongs to the task that iterates; share the sequence instead.
+@available(*, unavailable)
+extension ClosureURLSession.AsyncBytes.Lines.AsyncIterator: Sendable {}
