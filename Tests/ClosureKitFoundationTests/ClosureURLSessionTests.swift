@@ -274,4 +274,31 @@ import Testing
       await invalidate(session)
     }
   }
+
+  @Test func closuresOfASessionNeverRunConcurrently() async throws {
+    try await withServer { server in
+      let session = makeSession()
+      let active = Locked((now: 0, most: 0))
+      let done = Expectation(count: 4)
+      for _ in 0..<4 {
+        session.dataTask(
+          with: URLRequest(url: server.url("/bytes/400000")),
+          handlers: URLTaskHandlers(
+            data: { chunk in
+              active.withLock {
+                $0.now += 1
+                $0.most = max($0.most, $0.now)
+              }
+              withExtendedLifetime(chunk.reduce(0) { $0 &+ Int($1) }) {}
+              active.withLock { $0.now -= 1 }
+            },
+            completion: { _ in done.fulfill() }
+          )
+        ).resume()
+      }
+      #expect(await done.wait(timeout: .seconds(10)))
+      #expect(active.withLock { $0.most } == 1)
+      await invalidate(session)
+    }
+  }
 }
