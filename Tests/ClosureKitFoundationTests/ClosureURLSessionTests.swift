@@ -201,11 +201,9 @@ import Testing
     try await withServer { server in
       let session = makeSession()
       let logs = (0..<3).map { _ in NetworkLog() }
-      let started = Expectation(count: 3)
       for log in logs {
         session.dataTask(with: URLRequest(url: server.url("/never")), handlers: log.handlers()).resume()
       }
-      _ = started
       #expect(await eventually { server.requestTargets.count == 3 })
       let invalidated = Expectation()
       session.whenInvalidated { invalidated.fulfill() }
