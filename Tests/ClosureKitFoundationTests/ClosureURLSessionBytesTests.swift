@@ -101,8 +101,7 @@ import Testing
       consumer.cancel()
       let outcome = await consumer.result
       #expect(throws: CancellationError.self) { try outcome.get() }
-      #expect(await eventually { session.pendingTaskCount == 0 })
-      #expect(await eventually { server.openConnectionCount == 0 })
+      #expect(await server.wait(until: { $0.openConnectionCount == 0 }))
       await invalidate(session)
     }
   }
@@ -113,11 +112,10 @@ import Testing
       let consumer = Task {
         _ = try await session.bytes(for: URLRequest(url: server.url("/never")))
       }
-      #expect(await eventually { server.requestTargets.contains("/never") })
+      #expect(await server.wait(until: { $0.requestTargets.contains("/never") }))
       consumer.cancel()
       let outcome = await consumer.result
       #expect(throws: CancellationError.self) { try outcome.get() }
-      #expect(await eventually { session.pendingTaskCount == 0 })
       await invalidate(session)
     }
   }
@@ -130,8 +128,7 @@ import Testing
         var iterator = bytes.lines.makeAsyncIterator()
         #expect(try await iterator.next() == "chunk 0")
       }
-      #expect(await eventually { session.pendingTaskCount == 0 })
-      #expect(await eventually { server.openConnectionCount == 0 })
+      #expect(await server.wait(until: { $0.openConnectionCount == 0 }))
       await invalidate(session)
     }
   }

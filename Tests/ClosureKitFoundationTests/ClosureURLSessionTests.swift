@@ -204,7 +204,7 @@ import Testing
       for log in logs {
         session.dataTask(with: URLRequest(url: server.url("/never")), handlers: log.handlers()).resume()
       }
-      #expect(await eventually { server.requestTargets.count == 3 })
+      #expect(await server.wait(until: { $0.requestTargets.count == 3 }))
       let invalidated = Expectation()
       session.whenInvalidated { invalidated.fulfill() }
       session.invalidateAndCancel()
@@ -238,14 +238,17 @@ import Testing
       weak var weakSession: URLSession?
       weak var weakDelegate: AnyObject?
       let log = NetworkLog()
+      let invalidated = Expectation()
       do {
         let session = makeSession()
         weakSession = session.session
         weakDelegate = session.delegateObject
+        session.whenInvalidated { invalidated.fulfill() }
         session.dataTask(with: URLRequest(url: server.url("/slow/3/5")), handlers: log.handlers()).resume()
       }
       #expect(await log.completed.wait(timeout: .seconds(10)))
       #expect(log.text == "chunk 0\nchunk 1\nchunk 2\n")
+      #expect(await invalidated.wait(timeout: .seconds(10)))
       #expect(await eventually { weakSession == nil && weakDelegate == nil })
     }
   }

@@ -21,7 +21,7 @@ import Testing
     let log = NetworkLog()
     let session = makeSession()
     session.dataTask(with: URLRequest(url: server.url("/never")), handlers: log.handlers()).resume()
-    #expect(await eventually { server.openConnectionCount == 1 })
+    #expect(await server.wait(until: { $0.openConnectionCount == 1 }))
     server.stop()
     server.stop()
     #expect(server.openConnectionCount == 0)

@@ -52,7 +52,8 @@ func makeSession(timeout: TimeInterval = 10) -> ClosureURLSession {
   return ClosureURLSession(configuration: configuration)
 }
 
-/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps.
+/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
+/// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
 func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while !condition() {
@@ -94,6 +95,6 @@ func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T
   let server = try LoopbackServer()
   defer { server.stop() }
   let result = try await body(server)
-  #expect(await eventually { server.openConnectionCount == 0 }, "a connection was left open")
+  #expect(await server.wait(until: { $0.openConnectionCount == 0 }), "a connection was left open")
   return result
 }

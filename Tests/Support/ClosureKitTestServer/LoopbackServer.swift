@@ -50,6 +50,19 @@ public final class LoopbackServer: @unchecked Sendable {
   private var targets: [String] = []
   /// Body bytes received by `/upload`, in total.
   private var uploaded = 0
+  /// Tasks waiting in ``wait(timeout:until:)``, by id.
+  private var waiters: [Int: (condition: @Sendable (State) -> Bool, continuation: CheckedContinuation<Bool, Never>)] =
+    [:]
+  /// The id of the next waiter.
+  private var nextWaiter = 0
+
+  /// What ``wait(timeout:until:)`` conditions see.
+  public struct State: Sendable {
+    /// The connections currently open.
+    public var openConnectionCount: Int
+    /// The request targets received so far, in order.
+    public var requestTargets: [String]
+  }
 
   /// Starts a server on 127.0.0.1 and an ephemeral port.
   ///
@@ -123,6 +136,52 @@ public final class LoopbackServer: @unchecked Sendable {
   /// The body bytes `/upload` has received, in total.
   public var uploadedByteCount: Int { lock.withLock { uploaded } }
 
+  /// Waits until `condition` holds for the server's state, or the deadline passes; never polls.
+  ///
+  /// ```swift
+  /// #expect(await server.wait(until: { $0.openConnectionCount == 0 }))
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - timeout: The longest wait.
+  ///   - condition: Checked now and after every change of the state, under the server's lock.
+  /// - Returns: `true` once the condition holds, `false` at the deadline.
+  public func wait(timeout: Duration = .seconds(10), until condition: @escaping @Sendable (State) -> Bool) async -> Bool
+  {
+    await withCheckedContinuation { continuation in
+      let waiter = lock.withLock { () -> Int? in
+        if condition(state) { return nil }
+        nextWaiter += 1
+        waiters[nextWaiter] = (condition, continuation)
+        return nextWaiter
+      }
+      guard let waiter else {
+        continuation.resume(returning: true)
+        return
+      }
+      let (seconds, attoseconds) = timeout.components
+      let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+        lock.withLock { waiters.removeValue(forKey: waiter) }?.continuation.resume(returning: false)
+      }
+    }
+  }
+
+  /// The state, under `lock`.
+  private var state: State { State(openConnectionCount: connections.count, requestTargets: targets) }
+
+  /// Changes the state under `lock`, then resumes the waiters whose condition now holds.
+  private func change(_ body: () -> Void) {
+    let ready = lock.withLock { () -> [CheckedContinuation<Bool, Never>] in
+      body()
+      let current = state
+      let met = waiters.filter { $0.value.condition(current) }
+      for id in met.keys { waiters.removeValue(forKey: id) }
+      return met.values.map(\.continuation)
+    }
+    for continuation in ready { continuation.resume(returning: true) }
+  }
+
   /// Closes the listener and every connection and waits for the server threads to end.
   ///
   /// ```swift
@@ -152,10 +211,11 @@ public final class LoopbackServer: @unchecked Sendable {
         if errno == EINTR { continue }
         return
       }
-      let admitted = lock.withLock { () -> Bool in
-        guard !isStopped else { return false }
+      var admitted = false
+      change {
+        guard !isStopped else { return }
         connections.insert(connection)
-        return true
+        admitted = true
       }
       guard admitted else {
         close(connection)
@@ -168,7 +228,7 @@ public final class LoopbackServer: @unchecked Sendable {
       threads.enter()
       let thread = Thread { [self] in
         serve(Socket(fd: connection))
-        lock.withLock {
+        change {
           connections.remove(connection)
           close(connection)
         }
@@ -181,7 +241,7 @@ public final class LoopbackServer: @unchecked Sendable {
 
   private func serve(_ socket: Socket) {
     guard let request = socket.readRequest() else { return }
-    lock.withLock { targets.append(request.target) }
+    change { targets.append(request.target) }
     let parts = request.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map(String.init)
     let route = parts.first ?? ""
     let argument = parts.count > 1 ? parts[1] : ""
