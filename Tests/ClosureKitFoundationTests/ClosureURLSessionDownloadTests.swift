@@ -56,7 +56,7 @@ func leftoverDownloads() -> Set<String> {
           if !started.isFulfilled { started.fulfill() }
         }
       }
-      #expect(await started.wait(timeout: .seconds(5)))
+      #expect(await started.wait(timeout: .seconds(30)))
       download.cancel()
       let outcome = await download.result
       #expect(throws: CancellationError.self) { _ = try outcome.get() }

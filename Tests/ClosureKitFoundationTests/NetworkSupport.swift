@@ -46,7 +46,7 @@ final class NetworkLog: Sendable {
 }
 
 /// A session with short timeouts for tests.
-func makeSession(timeout: TimeInterval = 10) -> ClosureURLSession {
+func makeSession(timeout: TimeInterval = 30) -> ClosureURLSession {
   let configuration = URLSessionConfiguration.ephemeral
   configuration.timeoutIntervalForRequest = timeout
   return ClosureURLSession(configuration: configuration)
@@ -54,7 +54,7 @@ func makeSession(timeout: TimeInterval = 10) -> ClosureURLSession {
 
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
-func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool) async -> Bool {
+func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while !condition() {
     if ContinuousClock.now > deadline { return false }
@@ -66,13 +66,13 @@ func eventually(within timeout: Duration = .seconds(5), _ condition: () -> Bool)
 /// Runs one data task to completion and invalidates the session; the log then holds everything.
 func run(
   _ request: URLRequest,
-  timeout: TimeInterval = 10,
+  timeout: TimeInterval = 30,
   _ configure: (inout URLTaskHandlers) -> Void = { _ in }
 ) async -> NetworkLog {
   let log = NetworkLog()
   let session = makeSession(timeout: timeout)
   session.dataTask(with: request, handlers: log.handlers(configure)).resume()
-  #expect(await log.completed.wait(timeout: .seconds(10)))
+  #expect(await log.completed.wait(timeout: .seconds(30)))
   await invalidate(session)
   return log
 }
@@ -83,7 +83,7 @@ func invalidate(_ session: ClosureURLSession) async {
   let invalidated = Expectation()
   session.whenInvalidated { invalidated.fulfill() }
   session.finishTasksAndInvalidate()
-  #expect(await invalidated.wait(timeout: .seconds(10)))
+  #expect(await invalidated.wait(timeout: .seconds(30)))
   #expect(session.pendingTaskCount == 0)
 }
 
