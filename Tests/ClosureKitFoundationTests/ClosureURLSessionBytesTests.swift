@@ -13,16 +13,16 @@ import Testing
   @Test func bytesDeliversTheWholeBodyInOrder() async throws {
     try await withServer { server in
       let session = makeSession()
-      let (bytes, response) = try await session.bytes(for: URLRequest(url: server.url("/bytes/1000000")))
+      let (bytes, response) = try await session.bytes(for: URLRequest(url: server.url("/bytes/200000")))
       #expect((response as? HTTPURLResponse)?.statusCode == 200)
-      #expect(response.expectedContentLength == 1_000_000)
+      #expect(response.expectedContentLength == 200_000)
       var offset = 0
       var mismatches = 0
       for try await byte in bytes {
         if byte != patternByte(offset) { mismatches += 1 }
         offset += 1
       }
-      #expect(offset == 1_000_000)
+      #expect(offset == 200_000)
       #expect(mismatches == 0)
       await invalidate(session)
     }
@@ -31,14 +31,14 @@ import Testing
   @Test func chunksConcatenateToTheBodyAndAreNeverEmpty() async throws {
     try await withServer { server in
       let session = makeSession()
-      let (bytes, _) = try await session.bytes(for: URLRequest(url: server.url("/bytes/500000")))
+      let (bytes, _) = try await session.bytes(for: URLRequest(url: server.url("/bytes/200000")))
       var body: [UInt8] = []
       var emptyChunks = 0
       for try await chunk in bytes.chunks {
         if chunk.isEmpty { emptyChunks += 1 }
         body += chunk
       }
-      #expect(body.count == 500_000)
+      #expect(body.count == 200_000)
       #expect(body.enumerated().allSatisfy { $0.element == patternByte($0.offset) })
       #expect(emptyChunks == 0)
       await invalidate(session)

@@ -20,15 +20,15 @@ func leftoverDownloads() -> Set<String> {
     try await withServer { server in
       let session = makeSession()
       let progress = Locked<[TransferProgress]>([])
-      let (file, response) = try await session.download(for: URLRequest(url: server.url("/bytes/2000000"))) {
+      let (file, response) = try await session.download(for: URLRequest(url: server.url("/bytes/500000"))) {
         value in progress.withLock { $0.append(value) }
       }
       defer { try? FileManager.default.removeItem(at: file) }
       #expect((response as? HTTPURLResponse)?.statusCode == 200)
       let data = try Data(contentsOf: file)
-      #expect(data.count == 2_000_000)
+      #expect(data.count == 500_000)
       #expect(data.enumerated().allSatisfy { $0.element == patternByte($0.offset) })
-      #expect(progress.withLock { $0.last } == TransferProgress(completedBytes: 2_000_000, expectedBytes: 2_000_000))
+      #expect(progress.withLock { $0.last } == TransferProgress(completedBytes: 500_000, expectedBytes: 500_000))
       #expect(leftoverDownloads() == [file.lastPathComponent])
       await invalidate(session)
     }
@@ -39,7 +39,7 @@ func leftoverDownloads() -> Set<String> {
     try await withServer { server in
       let session = makeSession()
       let error = await #expect(throws: URLError.self) {
-        _ = try await session.download(for: URLRequest(url: server.url("/truncated/2000000")))
+        _ = try await session.download(for: URLRequest(url: server.url("/truncated/400000")))
       }
       #expect(error?.code == .networkConnectionLost)
       #expect(leftoverDownloads().isEmpty)

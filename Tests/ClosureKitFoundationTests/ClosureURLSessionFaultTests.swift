@@ -27,10 +27,10 @@ import Testing
 
   @Test func serverClosingMidBodyIsNetworkConnectionLost() async throws {
     try await withServer { server in
-      let log = await run(URLRequest(url: server.url("/truncated/2000000")))
+      let log = await run(URLRequest(url: server.url("/truncated/400000")))
       #expect(log.errorCode == .networkConnectionLost)
       #expect(log.completionCount == 1)
-      #expect(log.body.withLock { $0.count } == 1_000_000)
+      #expect(log.body.withLock { $0.count } == 200_000)
     }
   }
 
@@ -77,13 +77,13 @@ import Testing
   @Test func bytesThrowsNetworkConnectionLostWhenTheServerClosesMidBody() async throws {
     try await withServer { server in
       let session = makeSession()
-      let (bytes, _) = try await session.bytes(for: URLRequest(url: server.url("/truncated/2000000")))
+      let (bytes, _) = try await session.bytes(for: URLRequest(url: server.url("/truncated/400000")))
       var count = 0
       let error = await #expect(throws: URLError.self) {
         for try await chunk in bytes.chunks { count += chunk.count }
       }
       #expect(error?.code == .networkConnectionLost)
-      #expect(count == 1_000_000)
+      #expect(count == 200_000)
       await invalidate(session)
     }
   }

@@ -283,7 +283,7 @@ import Testing
       let done = Expectation(count: 4)
       for _ in 0..<4 {
         session.dataTask(
-          with: URLRequest(url: server.url("/bytes/400000")),
+          with: URLRequest(url: server.url("/bytes/100000")),
           handlers: URLTaskHandlers(
             data: { chunk in
               active.withLock {

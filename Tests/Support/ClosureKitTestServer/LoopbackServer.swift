@@ -72,10 +72,13 @@ public final class LoopbackServer: @unchecked Sendable {
   ///
   /// - Throws: `POSIXError` if the socket cannot be created, bound or listened on.
   public init() throws {
+    // Close-on-exec: a child process (an exit test) must not inherit the server's sockets, or a
+    // connection the server closes stays open in the child.
     #if canImport(Darwin)
       let fd = socket(AF_INET, SOCK_STREAM, 0)
+      if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
     #else
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     #endif
     guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     var yes: Int32 = 1
@@ -206,7 +209,9 @@ public final class LoopbackServer: @unchecked Sendable {
 
   private func acceptLoop() {
     while true {
+      // `accept4` with SOCK_CLOEXEC is not exported by the Glibc module; set the flag right after.
       let connection = accept(listener, nil, nil)
+      if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
       if connection < 0 {
         if errno == EINTR { continue }
         return
