@@ -14,4 +14,5 @@ let allChapters: [Chapter] = [
   .timers,
   .dialogs,
   .delegates,
+  .network,
 ]

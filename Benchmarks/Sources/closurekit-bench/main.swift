@@ -7,6 +7,7 @@ let suites: [Suite] = [
   timersSuite,
   dialogsSuite,
   delegatesSuite,
+  networkSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
