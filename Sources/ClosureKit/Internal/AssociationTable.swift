@@ -29,8 +29,13 @@ package final class AssociationTable: Sendable {
     state.withLock { $0.entries.count }
   }
 
+  /// The next entry the sweep will check (for tests).
+  package var sweepCursor: Int {
+    state.withLock { $0.cursor }
+  }
+
   /// The value for `key` on `object`, if `object` is the live object it was set for.
-  func value(for object: AnyObject, key: UInt) -> AnyObject? {
+  package func value(for object: AnyObject, key: UInt) -> AnyObject? {
     var garbage: [AnyObject] = []
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     let result: AnyObject? = state.withLock { state in
@@ -45,13 +50,13 @@ package final class AssociationTable: Sendable {
   }
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
-  func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
+  package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
     update(for: object, key: key) { _ in value }
   }
 
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one.
   /// `transform` runs under the lock and must not use the table.
-  func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
+  package func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
     var garbage: [AnyObject] = []
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     state.withLock { state in
