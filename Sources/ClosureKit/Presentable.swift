@@ -1,5 +1,5 @@
-/// An object that ``make(_:configure:onDismissRequest:)`` can create: it can be dismissed on
-/// request and has an `init()`.
+/// An object that ``make(_:configure:onDismissRequest:)`` can create: it has an `init()`, can be
+/// configured with ``Configurable/configured(_:)-(Self)`` and can request its dismissal.
 ///
 /// ```swift
 /// final class EditScreen: Presentable {
@@ -8,7 +8,7 @@
 ///   func doneTapped() { requestDismiss() }
 /// }
 /// ```
-public protocol Presentable: DismissRequesting {
+public protocol Presentable: DismissRequesting, Configurable {
   /// Creates an instance with default settings, to be configured by the presenter.
   init()
 }
