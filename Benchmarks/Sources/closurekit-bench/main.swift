@@ -3,7 +3,8 @@
 
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
-  eventsSuite
+  eventsSuite,
+  associatedSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

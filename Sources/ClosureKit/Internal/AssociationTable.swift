@@ -4,20 +4,24 @@
 /// - A lookup returns a value only if the entry's weak reference still points to the very object
 ///   asked about, so a dead object's value is never handed to a new object at a reused address;
 ///   such a stale entry is removed (and its value released) by the lookup that finds it.
-/// - Every access also checks the next ``sweepStep`` entries of a round-robin sweep and removes
-///   those whose object is dead. Each access adds at most one entry and checks two, so an entry whose
-///   object died is removed within `n` accesses, `n` being the number of entries when it died.
+/// - Every access also checks the next entries of a round-robin sweep and removes those whose
+///   object is dead: one per lookup, two per write. A write adds at most one entry, so each access
+///   shrinks the part of the round still to check by at least one, and an entry whose object died is
+///   removed within `n` accesses, `n` being the number of entries when it died.
 /// - Removed values are released after the lock is released, so a value's `deinit` may use the
 ///   table.
 ///
-/// Every access is O(1): one hash lookup, at most ``sweepStep`` weak loads, O(1) removals
-/// (entries live in a dense array and a removal swaps the last entry into the hole).
+/// Every access is O(1): one hash lookup, at most three weak loads, O(1) removals (entries live in
+/// a dense array and a removal swaps the last entry into the hole). Amortised O(1) where the array
+/// or the dictionary grows.
 package final class AssociationTable: Sendable {
   /// The table every ``AssociatedKey`` uses on Linux.
   package static let shared = AssociationTable()
 
-  /// How many entries each access checks for dead objects.
-  static let sweepStep = 2
+  /// How many entries a lookup checks for dead objects.
+  static let lookupSweep = 1
+  /// How many entries a write checks for dead objects: one more than it may add.
+  static let writeSweep = 2
 
   /// The entries, guarded by a mutex.
   private let state = Locked(State())
@@ -36,10 +40,10 @@ package final class AssociationTable: Sendable {
 
   /// The value for `key` on `object`, if `object` is the live object it was set for.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
-    var garbage: [AnyObject] = []
+    var garbage = Garbage()
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     let result: AnyObject? = state.withLock { state in
-      state.sweep(into: &garbage)
+      state.sweep(AssociationTable.lookupSweep, into: &garbage)
       guard let index = state.indices[slot] else { return nil }
       if state.entries[index].object === object { return state.entries[index].value }
       garbage.append(state.remove(at: index))
@@ -57,10 +61,10 @@ package final class AssociationTable: Sendable {
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one.
   /// `transform` runs under the lock and must not use the table.
   package func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
-    var garbage: [AnyObject] = []
+    var garbage = Garbage()
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     state.withLock { state in
-      state.sweep(into: &garbage)
+      state.sweep(AssociationTable.writeSweep, into: &garbage)
       if let index = state.indices[slot] {
         if state.entries[index].object === object {
           let old = state.entries[index].value
@@ -97,14 +101,41 @@ extension AssociationTable {
     let key: UInt
   }
 
-  /// One association.
-  struct Entry {
+  /// One association. A class, so that reading its weak reference does not copy it (a weak copy
+  /// costs two atomic operations on the object's side table).
+  final class Entry {
     /// Where ``State/indices`` finds this entry.
     let slot: Slot
     /// The object the value belongs to; `nil` once it has started to deinitialise.
     weak var object: AnyObject?
     /// The ``AssociatedBox`` holding the value.
     var value: AnyObject
+
+    init(slot: Slot, object: AnyObject, value: AnyObject) {
+      self.slot = slot
+      self.object = object
+      self.value = value
+    }
+  }
+
+  /// Values taken out of the table under the lock, released after it. An access removes at most
+  /// two entries in its sweep, one stale entry, and one replaced value.
+  struct Garbage {
+    /// The values, in the order added.
+    private var first, second, third, fourth: AnyObject?
+
+    mutating func append(_ value: AnyObject) {
+      if first == nil {
+        first = value
+      } else if second == nil {
+        second = value
+      } else if third == nil {
+        third = value
+      } else {
+        precondition(fourth == nil, "an access removed more than four values")
+        fourth = value
+      }
+    }
   }
 
   /// The table's contents.
@@ -116,10 +147,10 @@ extension AssociationTable {
     /// The next entry the sweep checks. Entries before it were checked in the current round.
     var cursor = 0
 
-    /// Checks the next ``AssociationTable/sweepStep`` entries and removes those whose object is
-    /// dead, appending their values to `garbage`.
-    mutating func sweep(into garbage: inout [AnyObject]) {
-      for _ in 0..<AssociationTable.sweepStep {
+    /// Checks the next `count` entries and removes those whose object is dead, adding their
+    /// values to `garbage`.
+    mutating func sweep(_ count: Int, into garbage: inout Garbage) {
+      for _ in 0..<count {
         if entries.isEmpty { return }
         if cursor >= entries.count { cursor = 0 }
         if entries[cursor].object == nil {
