@@ -27,6 +27,11 @@ final class ReentrantValue: Sendable {
   deinit { TestKeys.number.setValue(42, for: target) }
 }
 
+/// An object that removes its associated value in its deinit, the Linux way to release it at once.
+final class RemovesInDeinit {
+  deinit { TestKeys.tracked.removeValue(for: self) }
+}
+
 @Suite struct AssociatedKeyTests {
   @Test func valueIsReturnedForTheObjectAndKeyItWasSetFor() {
     let first = Tracked("first")
@@ -107,6 +112,17 @@ final class ReentrantValue: Sendable {
       for _ in 0..<bound { _ = TestKeys.number.value(for: probe) }
       #expect(released == nil)
     #endif
+  }
+
+  @Test func removeValueFromTheObjectsDeinitReleasesTheValueAtOnce() {
+    weak var released: Tracked?
+    do {
+      let value = Tracked("value")
+      released = value
+      let object = RemovesInDeinit()
+      TestKeys.tracked.setValue(value, for: object)
+    }
+    #expect(released == nil)
   }
 
   @Test func aValueDeinitMayUseAssociatedValues() {

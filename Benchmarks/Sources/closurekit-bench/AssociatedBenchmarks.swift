@@ -41,7 +41,8 @@ final class LockedDictionary: @unchecked Sendable {
 }
 
 /// Objects that keep `population - 1` other entries alive in both side tables while we measure.
-func associatedPopulation(_ population: Int, key: AssociatedKey<Int>, dictionary: LockedDictionary) -> [PropertyHolder] {
+func associatedPopulation(_ population: Int, key: AssociatedKey<Int>, dictionary: LockedDictionary) -> [PropertyHolder]
+{
   let others = (1..<max(population, 1)).map { _ in PropertyHolder() }
   for (number, object) in others.enumerated() {
     key.setValue(number, for: object)
