@@ -1,5 +1,5 @@
 /// An object that ``make(_:configure:onDismissRequest:)`` can create: it has an `init()`, can be
-/// configured with ``Configurable/configured(_:)-(Self)`` and can request its dismissal.
+/// configured with `configured(_:)` and can request its dismissal.
 ///
 /// ```swift
 /// final class EditScreen: Presentable {
