@@ -32,6 +32,13 @@ final class RemovesInDeinit {
   deinit { TestKeys.tracked.removeValue(for: self) }
 }
 
+/// An object that reads its associated value in its deinit.
+final class ReadsInDeinit {
+  let seen: Recorder<String?>
+  init(_ seen: Recorder<String?>) { self.seen = seen }
+  deinit { seen.append(TestKeys.name.value(for: self)) }
+}
+
 @Suite struct AssociatedKeyTests {
   @Test func valueIsReturnedForTheObjectAndKeyItWasSetFor() {
     let first = Tracked("first")
@@ -111,6 +118,19 @@ final class RemovesInDeinit {
       let probe = Tracked("probe")
       for _ in 0..<bound { _ = TestKeys.number.value(for: probe) }
       #expect(released == nil)
+    #endif
+  }
+
+  @Test func insideTheObjectsDeinitTheValueIsVisibleOnlyOnApplePlatforms() {
+    let seen = Recorder<String?>()
+    do {
+      let object = ReadsInDeinit(seen)
+      TestKeys.name.setValue("kept", for: object)
+    }
+    #if canImport(ObjectiveC)
+      #expect(seen.values == ["kept"])
+    #else
+      #expect(seen.values == [nil])
     #endif
   }
 
