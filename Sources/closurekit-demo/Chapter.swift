@@ -11,6 +11,8 @@ struct Chapter: Sendable {
 /// Every chapter, in tour order. Each capability adds its chapter here and in a file of its own.
 let allChapters: [Chapter] = [
   .events,
+  .timers,
   .dialogs,
+  .delegates,
   .configuration,
 ]

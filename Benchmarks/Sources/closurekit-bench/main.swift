@@ -4,7 +4,9 @@
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
+  timersSuite,
   dialogsSuite,
+  delegatesSuite,
   associatedSuite,
 ]
 
