@@ -15,4 +15,5 @@ let allChapters: [Chapter] = [
   .dialogs,
   .delegates,
   .network,
+  .configuration,
 ]

@@ -8,6 +8,7 @@ let suites: [Suite] = [
   dialogsSuite,
   delegatesSuite,
   networkSuite,
+  associatedSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
