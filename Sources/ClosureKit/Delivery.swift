@@ -80,7 +80,7 @@ public struct Delivery: Sendable {
 
   /// Whether handlers run synchronously on the sending thread.
   @inlinable
-  var isImmediate: Bool {
+  package var isImmediate: Bool {
     if case .immediate = kind { return true }
     return false
   }

@@ -5,31 +5,37 @@ extension Event {
   /// @MainActor final class Screen {
   ///   var title = ""
   ///   func bind(to renamed: Event<String>) {
-  ///     renamed.addHandler { @MainActor name in self.title = name }
+  ///     renamed.addHandler(on: .mainActor) { @MainActor name in self.title = name }
   ///   }
   /// }
   /// ```
   ///
   /// Write `@MainActor` in the closure to choose this overload.
   ///
-  /// - Parameter handler: Receives each payload on the main actor.
+  /// - Parameters:
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - handler: Receives each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: Delivered as with ``Delivery/mainActor``: in send order, never synchronously,
   /// > and not at all once the token is cancelled, even if already enqueued.
   @discardableResult
-  public func addHandler(_ handler: @escaping @MainActor @Sendable (Payload) -> Void) -> Subscription {
+  public func addHandler(
+    on delivery: MainActorDelivery,
+    _ handler: @escaping @MainActor @Sendable (Payload) -> Void
+  ) -> Subscription {
     addHandler(on: .mainActor, Self.onMainActor(handler))
   }
 
   /// Registers a `@MainActor` handler bound to `owner`.
   ///
   /// ```swift
-  /// renamed.addHandler(owner: self) { @MainActor screen, name in screen.title = name }
+  /// renamed.addHandler(owner: self, on: .mainActor) { @MainActor screen, name in screen.title = name }
   /// ```
   ///
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
   ///   - handler: Receives the owner and each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
@@ -37,6 +43,7 @@ extension Event {
   @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
+    on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
     addHandler(owner: owner, on: .mainActor) { owner, payload in

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A token that removes one registered handler.
 ///
 /// Every registration in ClosureKit returns a `Subscription`. Dropping it does **not** end the
@@ -117,10 +115,10 @@ package protocol SubscriptionSource: AnyObject, Sendable {
 /// The source behind ``Subscription/init(onCancel:)``: runs a closure once.
 final class ClosureSubscriptionSource: SubscriptionSource {
   /// The clean-up closure; `nil` once it has run.
-  private let onCancel: Mutex<(@Sendable () -> Void)?>
+  private let onCancel: Locked<(@Sendable () -> Void)?>
 
   init(_ onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Mutex(onCancel)
+    self.onCancel = Locked(onCancel)
   }
 
   func cancel(_ subscription: Subscription) {

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A set of subscriptions that ends together: on ``cancelAll()`` or when the bag is deinitialised.
 ///
 /// Keep one bag per owner (a view model, a connection, a test) instead of one property per token.
@@ -19,7 +17,7 @@ import Synchronization
 /// > that is being cancelled may insert into or cancel the same bag.
 public final class SubscriptionBag: Sendable {
   /// The subscriptions not yet cancelled through this bag.
-  private let subscriptions = Mutex<[Subscription]>([])
+  private let subscriptions = Locked<[Subscription]>([])
 
   /// Creates an empty bag.
   ///

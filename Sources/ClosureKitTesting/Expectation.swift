@@ -1,5 +1,5 @@
+import ClosureKit
 import Dispatch
-import Synchronization
 
 /// A count of events a test waits for, with a deadline instead of a sleep.
 ///
@@ -23,7 +23,7 @@ public final class Expectation: Sendable {
     var nextWaiter = 0
   }
 
-  private let state: Mutex<State>
+  private let state: Locked<State>
 
   /// Creates an expectation that is met after `count` calls of ``fulfill()``.
   ///
@@ -34,7 +34,7 @@ public final class Expectation: Sendable {
   /// - Parameter count: How many fulfilments to wait for; at least 1.
   public init(count: Int = 1) {
     precondition(count >= 1, "Expectation(count:): the argument `count` must be at least 1, got \(count)")
-    state = Mutex(State(remaining: count))
+    state = Locked(State(remaining: count))
   }
 
   /// Records one occurrence; the waiters resume when the expected count is reached.

@@ -1,4 +1,5 @@
 import ClosureKit
+import Dispatch
 
 /// The kinds of a headless button, as `UIControl.Event` has them.
 struct ButtonEvent: OptionSet, Sendable {
@@ -60,15 +61,28 @@ extension Chapter {
     print("\n4. An Event with a one-shot handler and an async sequence:")
     let saved = Event<String>()
     saved.once { print("  once: first save of \($0)") }
-    let stream = saved.values(bufferingPolicy: .bufferingNewest(8))
-    saved.send("a.txt")
-    saved.send("b.txt")
-    var received: [String] = []
-    for await name in stream {
-      received.append(name)
-      if received.count == 2 { break }
+    do {
+      let stream = saved.values(bufferingPolicy: .bufferingNewest(8))
+      print("  handlers while the sequence lives: \(saved.handlerCount)")
+      saved.send("a.txt")
+      saved.send("b.txt")
+      var received: [String] = []
+      for await name in stream {
+        received.append(name)
+        if received.count == 2 { break }
+      }
+      print("  values: \(received)")
     }
-    print("  values: \(received)")
-    print("  handlers left: \(saved.handlerCount)")
+    print("  handlers after the sequence is gone: \(saved.handlerCount)")
+
+    print("\n5. A handler on a queue, and a token cancelled before its queued delivery starts:")
+    let queue = DispatchQueue(label: "demo")
+    queue.suspend()
+    let queued = saved.addHandler(on: .queue(queue)) { name in print("  never printed: \(name)") }
+    saved.send("c.txt")
+    queued.cancel()
+    queue.resume()
+    queue.sync {}
+    print("  the queued delivery was dropped: cancel() wins over work already enqueued")
   }
 }

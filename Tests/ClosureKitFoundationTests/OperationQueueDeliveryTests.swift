@@ -10,7 +10,7 @@ import Testing
     queue.maxConcurrentOperationCount = 1
     let event = Event<Int>()
     let done = Expectation(count: 3)
-    let received = Mutex<[Int]>([])
+    let received = Locked<[Int]>([])
     event.addHandler(on: .operationQueue(queue)) { value in
       received.withLock { $0.append(value) }
       done.fulfill()
@@ -22,5 +22,3 @@ import Testing
     #expect(received.withLock { $0 } == [1, 2, 3])
   }
 }
-
-import Synchronization

@@ -104,34 +104,67 @@ func addCancelBenchmark() {
 }
 
 /// Resident memory per registered handler, for 1,000,000 handlers with non-capturing closures.
+/// Each variant runs in a fresh child process, so that memory freed by one cannot be reused by
+/// the next.
 func memoryBenchmark() {
   var table = Table("memory per handler (1,000,000 handlers, resident set delta)", unit: "bytes")
-  let count = 1_000_000
+  table.add("plain [closure]", measureInChildProcess("closures"), baseline: true)
+  table.add("Event, token dropped", measureInChildProcess("event-tokens-dropped"))
+  table.add("Event, token kept", measureInChildProcess("event-tokens-kept"))
+  table.add("Event, owner-bound, dropped", measureInChildProcess("event-owner"))
+  table.print()
+}
+
+/// Runs `closurekit-bench --memory VARIANT` and reads the bytes per handler it prints.
+func measureInChildProcess(_ variant: String) -> Double {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+  process.arguments = ["--memory", variant]
+  let pipe = Pipe()
+  process.standardOutput = pipe
   do {
-    let before = residentBytes()
+    try process.run()
+  } catch {
+    return .nan
+  }
+  let output = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+}
+
+/// The child-process side of ``measureInChildProcess(_:)``: prints bytes per handler.
+func memoryProbe(_ variant: String) {
+  let count = 1_000_000
+  let owner = Counter()
+  let before = residentBytes()
+  var keep: [Any] = []
+  switch variant {
+  case "closures":
     var closures: [@Sendable (Int) -> Void] = []
     closures.reserveCapacity(count)
     for _ in 0..<count { closures.append { blackHole($0) } }
-    table.add("plain [closure]", Double(residentBytes() - before) / Double(count), baseline: true)
-    blackHole(closures.count)
-  }
-  do {
-    let before = residentBytes()
+    keep.append(closures)
+  case "event-tokens-dropped":
     let event = Event<Int>()
     for _ in 0..<count { event.addHandler { blackHole($0) } }
-    table.add("Event, token dropped", Double(residentBytes() - before) / Double(count))
-    blackHole(event.handlerCount)
-  }
-  do {
-    let before = residentBytes()
+    keep.append(event)
+  case "event-tokens-kept":
     let event = Event<Int>()
     var tokens: [Subscription] = []
     tokens.reserveCapacity(count)
     for _ in 0..<count { tokens.append(event.addHandler { blackHole($0) }) }
-    table.add("Event, token kept", Double(residentBytes() - before) / Double(count))
-    blackHole(tokens.count)
+    keep.append(event)
+    keep.append(tokens)
+  case "event-owner":
+    let event = Event<Int>()
+    for _ in 0..<count { event.addHandler(owner: owner) { _, value in blackHole(value) } }
+    keep.append(event)
+  default:
+    print("nan")
+    return
   }
-  table.print()
+  print(Double(residentBytes() - before) / Double(count))
+  blackHole(keep.count)
 }
 
 /// A small seeded generator, so that runs shuffle the same way.

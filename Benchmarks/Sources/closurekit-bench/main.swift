@@ -4,11 +4,18 @@
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
+  timersSuite,
+  dialogsSuite,
+  delegatesSuite,
+  networkSuite,
+  associatedSuite,
   observationSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())
-if requested.contains("--help") {
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
+  memoryProbe(CommandLine.arguments[2])
+} else if requested.contains("--help") {
   print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
 } else {
   for suite in suites where requested.isEmpty || requested.contains(suite.name) {

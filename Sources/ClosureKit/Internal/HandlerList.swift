@@ -74,6 +74,9 @@ class HandlerNode<Payload: Sendable, Tag: Sendable>: @unchecked Sendable {
 
 /// A handler registered with an owner or with a non-immediate delivery: the uncommon case, kept out
 /// of ``HandlerNode`` so that the common node stays small.
+///
+/// `@unchecked Sendable`: as ``HandlerNode``; the added properties are immutable (`owner` is a
+/// weak reference, which the runtime reads and clears atomically).
 @usableFromInline
 final class ExtendedHandlerNode<Payload: Sendable, Tag: Sendable>: HandlerNode<Payload, Tag>, @unchecked Sendable {
   /// Held weakly; the handler ends when it is deallocated.

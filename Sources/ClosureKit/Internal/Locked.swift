@@ -8,22 +8,24 @@
   public import Android
 #endif
 
-/// A value protected by a `pthread_mutex_t`.
+/// A value protected by a `pthread_mutex_t`: the lock of every ClosureKit module.
 ///
-/// Used instead of `Synchronization.Mutex` on the send path: on Linux, `Mutex` records the owner's
-/// thread id with a `gettid` system call on every lock, which costs more than delivering to ten
-/// handlers (measured by `Benchmarks/`, suite `events`).
+/// Used instead of `Synchronization.Mutex` for two reasons found on Linux (Swift 6.3.1):
+/// - `Mutex` records the owner's thread id with a `gettid` system call on every lock, which costs
+///   more than delivering to ten handlers (measured by `Benchmarks/`, suite `events`);
+/// - ThreadSanitizer does not see the futex slow path of `Mutex` as synchronisation, so a contended
+///   `Mutex` yields false data-race reports; `pthread_mutex_t` is intercepted and understood.
 ///
 /// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the mutex.
 @usableFromInline
-final class Locked<Value>: @unchecked Sendable {
+package final class Locked<Value>: @unchecked Sendable {
   /// The protected value; exclusivity is unchecked because the mutex already serialises access.
   @usableFromInline @exclusivity(unchecked) var value: Value
   /// The mutex, in stable heap memory as pthreads requires.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @usableFromInline
-  init(_ value: Value) {
+  package init(_ value: Value) {
     self.value = value
     mutex = UnsafeMutablePointer.allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
@@ -39,7 +41,7 @@ final class Locked<Value>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+  package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     pthread_mutex_lock(mutex)
     defer { pthread_mutex_unlock(mutex) }
     return try body(&value)

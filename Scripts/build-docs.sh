@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of ClosureKit, ClosureKitFoundation and ClosureKitTesting with the
+# toolchain's own swift-symbolgraph-extract and docc (no plugin needed).
+# Output: .build/docs/<Module>/ (a static site; open index.html through any static file server).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build >/dev/null
+bin=$(swift build --show-bin-path)
+triple=$(swiftc -print-target-info | sed -n 's/.*"unversionedTriple": "\(.*\)".*/\1/p' | head -n 1)
+
+for module in ClosureKit ClosureKitFoundation ClosureKitTesting; do
+  graphs=".build/symbol-graphs/$module"
+  rm -rf "$graphs" ".build/docs/$module" && mkdir -p "$graphs" .build/docs
+  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" \
+    -minimum-access-level public -output-dir "$graphs" -skip-synthesized-members
+  catalog="Sources/$module/Documentation.docc"
+  args=()
+  if [ -d "$catalog" ]; then args+=("$catalog"); fi
+  docc convert "${args[@]}" \
+    --additional-symbol-graph-dir "$graphs" \
+    --fallback-display-name "$module" \
+    --fallback-bundle-identifier "org.closurekit.$module" \
+    --output-path ".build/docs/$module" \
+    --warnings-as-errors \
+    >/dev/null
+  echo "docs: .build/docs/$module"
+done

@@ -1,0 +1,133 @@
+/// An action sheet: a list of choices, each with its own closure, plus an optional whole-dialog
+/// handler; presented once by any ``DialogPresenter``.
+///
+/// ```swift
+/// let sheet = ActionSheet(title: "Photo")
+/// sheet.addButton("Delete", role: .destructive) { _ in photo.delete() }
+/// sheet.addButton("Share") { _ in photo.share() }
+/// sheet.addButton("Cancel", role: .cancel)
+/// try await sheet.present(on: TerminalPresenter())
+/// ```
+///
+/// The classic initialiser numbers the buttons as UIActionSheet does: the destructive button 0,
+/// then the others, the cancel button last.
+///
+/// ```swift
+/// let sheet = ActionSheet(
+///   title: "Photo", cancelButtonTitle: "Cancel", destructiveButtonTitle: "Delete",
+///   otherButtonTitles: "Share", "Print"
+/// ) { index in print("chose", index) }   // Delete 0, Share 1, Print 2, Cancel 3
+/// ```
+///
+/// > Important: Thread-safe. The chosen button's action runs once, then the whole-dialog handler
+/// > runs once, both on the task that called ``present(on:)``, before it returns. A dismissal
+/// > without a choice chooses the cancel button, or reports a result whose ``DialogResult/index``
+/// > is `nil` (`-1` for the classic handler). After the answer the sheet releases every closure
+/// > it holds. A sheet is presented once; a second ``present(on:)`` throws
+/// > ``DialogError/alreadyPresented``.
+public final class ActionSheet: Sendable {
+  let core: DialogCore
+
+  /// Creates an action sheet with no buttons; add them with ``addButton(_:role:action:)``.
+  ///
+  /// ```swift
+  /// let sheet = ActionSheet(title: "Share to")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The sheet's title.
+  ///   - message: The text under the title.
+  public init(title: String? = nil, message: String? = nil) {
+    core = DialogCore(style: .actionSheet, title: title, message: message)
+  }
+
+  /// Creates an action sheet in the classic UIActionSheet form: one handler that receives the
+  /// chosen button's index.
+  ///
+  /// ```swift
+  /// let sheet = ActionSheet(
+  ///   title: nil, cancelButtonTitle: "Cancel", destructiveButtonTitle: "Erase", otherButtonTitles: "Copy"
+  /// ) { index in print(index) }   // Erase 0, Copy 1, Cancel 2
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The sheet's title.
+  ///   - message: The text under the title.
+  ///   - cancelButtonTitle: The cancel button, added last; `nil` for none.
+  ///   - destructiveButtonTitle: The destructive button, index 0; `nil` for none.
+  ///   - otherButtonTitles: The other buttons, after the destructive one.
+  ///   - handler: Runs once with the chosen index, or ``DialogResult/dismissedIndex`` (`-1`) for
+  ///     a dismissal without a cancel button.
+  ///
+  /// > Important: `handler` runs once, after the chosen button's own action, on the task that
+  /// > called ``present(on:)``, and is released right after. Buttons added later with
+  /// > ``addButton(_:role:action:)`` come after the cancel button, as in UIActionSheet.
+  public convenience init(
+    title: String?,
+    message: String? = nil,
+    cancelButtonTitle: String?,
+    destructiveButtonTitle: String?,
+    otherButtonTitles: String...,
+    handler: @escaping @Sendable (_ index: Int) -> Void
+  ) {
+    self.init(title: title, message: message)
+    if let destructiveButtonTitle { addButton(destructiveButtonTitle, role: .destructive) }
+    for other in otherButtonTitles { addButton(other) }
+    if let cancelButtonTitle { addButton(cancelButtonTitle, role: .cancel) }
+    core.setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
+  }
+
+  /// The sheet's title.
+  public var title: String? { core.title }
+  /// The sheet's message.
+  public var message: String? { core.message }
+  /// The buttons, in index order.
+  public var buttons: [DialogButton] { core.buttons }
+  /// The index of the cancel button, if there is one.
+  public var cancelButtonIndex: Int? { core.cancelButtonIndex }
+  /// The index of the first destructive button, if there is one.
+  public var destructiveButtonIndex: Int? { core.buttons.firstIndex { $0.role == .destructive } }
+
+  /// Adds a button and returns its index.
+  ///
+  /// ```swift
+  /// sheet.addButton("Print") { _ in printer.print(photo) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The text on the button.
+  ///   - role: ``DialogButton/Role/default``, ``DialogButton/Role/cancel`` (at most one per
+  ///     sheet) or ``DialogButton/Role/destructive``.
+  ///   - action: Runs once if this button is chosen; `nil` for none.
+  /// - Returns: The button's index: the number of buttons added before it.
+  ///
+  /// > Important: Add buttons before presenting: adding one afterwards, or a second cancel
+  /// > button, stops the program. `action` runs on the task that called ``present(on:)``, before
+  /// > the whole-dialog handler, and is released after the answer whether it ran or not.
+  @discardableResult
+  public func addButton(
+    _ title: String,
+    role: DialogButton.Role = .default,
+    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+  ) -> Int {
+    core.addButton(title, role: role, action: action, function: "addButton(_:role:action:)")
+  }
+
+  /// Shows the sheet on `presenter`, runs the chosen button's action and the whole-dialog
+  /// handler once, releases every closure, and returns the answer.
+  ///
+  /// ```swift
+  /// let result = try await sheet.present(on: TerminalPresenter())
+  /// ```
+  ///
+  /// - Parameter presenter: Shows the sheet: ``DialogPresenter``.
+  /// - Returns: The chosen index and its title (``DialogResult/textFieldValues`` is empty).
+  /// - Throws: ``DialogError/alreadyPresented`` if the sheet was presented before.
+  ///
+  /// > Important: The closures run on this task before it returns. Cancelling the task is passed
+  /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
+  /// > program.
+  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
+    try await core.present(on: presenter)
+  }
+}

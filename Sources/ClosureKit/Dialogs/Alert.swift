@@ -1,0 +1,173 @@
+/// An alert: a title, a message, buttons each with its own closure, optional text fields, and an
+/// optional whole-dialog handler; presented once by any ``DialogPresenter``.
+///
+/// Build it button by button, each button with its action:
+///
+/// ```swift
+/// let alert = Alert(title: "Save changes?", message: "Your edits are not saved yet.")
+/// alert.addButton("Cancel", role: .cancel)
+/// alert.addButton("Save") { _ in document.save() }
+/// alert.addButton("Discard", role: .destructive) { _ in document.discard() }
+/// let result = try await alert.present(on: TerminalPresenter())
+/// ```
+///
+/// or in the classic form, with one handler that receives the chosen index (cancel 0, the others
+/// from 1, as UIAlertView numbers them):
+///
+/// ```swift
+/// let alert = Alert(title: "Save changes?", cancelButtonTitle: "Cancel", otherButtonTitles: "Save", "Discard") {
+///   index in print("chose", index)
+/// }
+/// ```
+///
+/// Button indices are given in the order buttons are added, and never change.
+///
+/// > Important: Thread-safe. The chosen button's action runs once, then the whole-dialog handler
+/// > runs once, both on the task that called ``present(on:)``, before it returns. A dismissal
+/// > without a choice (end of input, an interrupt, the presenter closing) chooses the cancel
+/// > button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
+/// > handler). After the answer the alert releases every closure it holds. An alert is presented
+/// > once; a second ``present(on:)`` throws ``DialogError/alreadyPresented``.
+public final class Alert: Sendable {
+  let core: DialogCore
+
+  /// Creates an alert with no buttons; add them with ``addButton(_:role:action:)``.
+  ///
+  /// ```swift
+  /// let alert = Alert(title: "Offline", message: "Changes will sync later.")
+  /// alert.addButton("OK")
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The alert's title.
+  ///   - message: The text under the title.
+  public init(title: String? = nil, message: String? = nil) {
+    core = DialogCore(style: .alert, title: title, message: message)
+  }
+
+  /// Creates an alert in the classic UIAlertView form: one handler that receives the chosen
+  /// button's index.
+  ///
+  /// ```swift
+  /// let alert = Alert(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
+  ///   if index == 1 { delete() }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The alert's title.
+  ///   - message: The text under the title.
+  ///   - cancelButtonTitle: The cancel button, index 0; `nil` for none.
+  ///   - otherButtonTitles: The other buttons, from index 1 (from 0 without a cancel button).
+  ///   - handler: Runs once with the chosen index, or ``DialogResult/dismissedIndex`` (`-1`) for
+  ///     a dismissal without a cancel button.
+  ///
+  /// > Important: `handler` runs once, after the chosen button's own action, on the task that
+  /// > called ``present(on:)``, and is released right after.
+  public convenience init(
+    title: String?,
+    message: String? = nil,
+    cancelButtonTitle: String?,
+    otherButtonTitles: String...,
+    handler: @escaping @Sendable (_ index: Int) -> Void
+  ) {
+    self.init(title: title, message: message)
+    if let cancelButtonTitle { addButton(cancelButtonTitle, role: .cancel) }
+    for other in otherButtonTitles { addButton(other) }
+    core.setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
+  }
+
+  /// The alert's title.
+  public var title: String? { core.title }
+  /// The alert's message.
+  public var message: String? { core.message }
+  /// The buttons, in index order.
+  public var buttons: [DialogButton] { core.buttons }
+  /// The text fields, in order.
+  public var textFields: [DialogTextField] { core.textFields }
+  /// The index of the cancel button, if there is one.
+  public var cancelButtonIndex: Int? { core.cancelButtonIndex }
+
+  /// Adds a button and returns its index.
+  ///
+  /// ```swift
+  /// let save = alert.addButton("Save") { result in print("saving", result.textFieldValues) }
+  /// alert.addButton("Cancel", role: .cancel)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - title: The text on the button.
+  ///   - role: ``DialogButton/Role/default``, ``DialogButton/Role/cancel`` (at most one per
+  ///     alert) or ``DialogButton/Role/destructive``.
+  ///   - action: Runs once if this button is chosen, with the result (text-field values
+  ///     included); `nil` for none.
+  /// - Returns: The button's index: the number of buttons added before it.
+  ///
+  /// > Important: Add buttons before presenting: adding one afterwards, or a second cancel
+  /// > button, is a programmer error that stops the program. `action` runs on the task that
+  /// > called ``present(on:)``, before the whole-dialog handler, and is released after the
+  /// > answer whether it ran or not.
+  @discardableResult
+  public func addButton(
+    _ title: String,
+    role: DialogButton.Role = .default,
+    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+  ) -> Int {
+    core.addButton(title, role: role, action: action, function: "addButton(_:role:action:)")
+  }
+
+  /// Adds a text field, as UIAlertController does; its text is reported in
+  /// ``DialogResult/textFieldValues`` at the returned position.
+  ///
+  /// ```swift
+  /// let name = login.addTextField(placeholder: "Name")
+  /// let password = login.addTextField(placeholder: "Password", isSecure: true)
+  /// login.addButton("Sign in") { result in signIn(result.textFieldValues[name], result.textFieldValues[password]) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - placeholder: The hint shown while the field is empty; a terminal uses it as the prompt.
+  ///   - isSecure: Whether the text is hidden; presenters never echo it.
+  /// - Returns: The field's position in ``DialogResult/textFieldValues``.
+  ///
+  /// > Important: Add fields before presenting; adding one afterwards stops the program.
+  @discardableResult
+  public func addTextField(placeholder: String = "", isSecure: Bool = false) -> Int {
+    core.addTextField(placeholder: placeholder, isSecure: isSecure)
+  }
+
+  /// Sets the rule that enables every button except the cancel button while the text is valid
+  /// (BlocksKit's "should enable first other button").
+  ///
+  /// ```swift
+  /// login.enableButtons { values in !values[0].isEmpty && values[1].count >= 8 }
+  /// ```
+  ///
+  /// - Parameter rule: Receives the current text of every field; `true` enables the buttons.
+  ///
+  /// > Important: The presenter calls `rule` as the text changes, on its own thread, any number
+  /// > of times; it should be fast and free of side effects. Set it before presenting. It is
+  /// > released after the answer.
+  public func enableButtons(when rule: @escaping @Sendable (_ textFieldValues: [String]) -> Bool) {
+    core.setValidation(rule)
+  }
+
+  /// Shows the alert on `presenter`, runs the chosen button's action and the whole-dialog
+  /// handler once, releases every closure, and returns the answer.
+  ///
+  /// ```swift
+  /// let result = try await alert.present(on: TerminalPresenter())
+  /// print(result.index as Any, result.title as Any, result.textFieldValues)
+  /// ```
+  ///
+  /// - Parameter presenter: Shows the alert: ``DialogPresenter``.
+  /// - Returns: The chosen index, its title, and the text-field values.
+  /// - Throws: ``DialogError/alreadyPresented`` if the alert was presented before.
+  ///
+  /// > Important: The closures run on this task before it returns. Cancelling the task is passed
+  /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
+  /// > program.
+  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
+    try await core.present(on: presenter)
+  }
+}

@@ -1,0 +1,110 @@
+import Dispatch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Android)
+  import Android
+#endif
+
+/// Wakes a scheduler from one dedicated thread that blocks on a semaphore with a timeout at the
+/// earliest deadline: one thread switch per wake-up, no thread busy while nothing is due.
+///
+/// The thread starts on the first arming and lives as long as the process (the standard clocks'
+/// schedulers are global). `arm` only stores the deadline and signals the semaphore, so it is
+/// cheap under the scheduler's lock; the thread calls `fireDue()` with no lock held.
+///
+/// `@unchecked Sendable`: the mutable state is in a `Locked`; the semaphore is thread-safe.
+final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
+  struct State {
+    /// The deadline to wake at; `nil`: wait until armed.
+    var armed: Duration?
+    /// The scheduler to wake; set on the first arming, which starts the thread.
+    var scheduler: TimerScheduler?
+  }
+
+  let clock: C
+  let origin: C.Instant
+  let state = Locked(State())
+  /// Signalled on every arming, so the thread re-reads the deadline.
+  let wakeup = DispatchSemaphore(value: 0)
+
+  init(clock: C) {
+    self.clock = clock
+    origin = clock.now
+  }
+
+  func now() -> Duration {
+    origin.duration(to: clock.now)
+  }
+
+  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
+    origin.advanced(by: offset)
+  }
+
+  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
+    let (isFirst, isEarlier) = state.withLock { state -> (Bool, Bool) in
+      let previous = state.armed
+      state.armed = deadline
+      // Only an earlier deadline needs the thread now; it re-reads the state after each wait.
+      let isEarlier = deadline.map { deadline in previous.map { deadline < $0 } ?? true } ?? false
+      guard state.scheduler == nil, deadline != nil else { return (false, isEarlier) }
+      state.scheduler = scheduler
+      return (true, isEarlier)
+    }
+    if isFirst { startThread() }
+    if isEarlier { wakeup.signal() }
+  }
+
+  /// Starts the thread that runs ``run()``.
+  private func startThread() {
+    let context = Unmanaged.passRetained(ThreadBody { self.run() }).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(
+      &thread,
+      nil,
+      { context in
+        #if canImport(Darwin)
+          let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+        #else
+          let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+        #endif
+        body.run()
+        return nil
+      },
+      context
+    )
+    precondition(result == 0, "ClosureTimer: pthread_create failed: \(result)")
+    pthread_detach(thread)
+  }
+
+  /// The thread's loop: wait for the armed deadline, then fire what is due.
+  private func run() {
+    while true {
+      let (deadline, scheduler) = state.withLock { ($0.armed, $0.scheduler) }
+      guard let deadline, let scheduler else {
+        wakeup.wait()
+        continue
+      }
+      let delay = deadline - now()
+      if delay > .zero {
+        _ = wakeup.wait(timeout: .now() + .nanoseconds(delay.nanoseconds))
+        continue
+      }
+      state.withLock { state in
+        if state.armed == deadline { state.armed = nil }
+      }
+      scheduler.fireDue()
+    }
+  }
+}
+
+/// What a thread started with `pthread_create` runs: a non-generic box, since a C function pointer
+/// cannot refer to a generic type.
+final class ThreadBody {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}

@@ -1,0 +1,180 @@
+/// How a ``TimerScheduler`` reads its clock and arranges to wake up.
+///
+/// Times are offsets from an origin the driver fixes once (its clock's `now` when it was made), so
+/// the scheduler and ``ClosureTimer`` need no generic clock parameter.
+package protocol TimerDriver: Sendable {
+  /// The clock's current time, as an offset from the origin.
+  func now() -> Duration
+  /// The clock's instant at `offset` from the origin.
+  func instant(at offset: Duration) -> any InstantProtocol<Duration>
+  /// Arranges for `scheduler.fireDue()` to run at `deadline` (`nil`: never), replacing the previous
+  /// arrangement. Called with the scheduler's lock held: it must not call back synchronously.
+  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler)
+}
+
+/// What a clock gives the timer machinery when it brings its own scheduler (`ManualClock`).
+package protocol TimerSchedulerProviding {
+  /// The scheduler every timer on this clock uses.
+  var timerScheduler: TimerScheduler { get }
+}
+
+/// A min-heap of timer deadlines on one clock, with one wake-up armed at the earliest.
+///
+/// Every ``ClosureTimer`` on the scheduler keeps its mutable state under this scheduler's lock, so
+/// its state and its place in the heap change together. A scheduled timer is held strongly by the
+/// heap, which is why a scheduled timer with no other reference keeps running.
+///
+/// `@unchecked Sendable`: `state` is a lock; `driver` is `Sendable`.
+package final class TimerScheduler: @unchecked Sendable {
+  /// One scheduled timer in the heap; the sort key is kept here so that sifting does not touch
+  /// the timer objects.
+  struct Entry {
+    var deadline: Duration
+    var sequence: UInt64
+    let timer: ClosureTimer
+  }
+
+  /// A due timer's call, prepared under the lock.
+  enum DueCall {
+    /// Run `handler` on this thread now; the call is already counted as started.
+    case immediate(ClosureTimer, @Sendable (ClosureTimer) -> Void, isFinal: Bool)
+    /// Hand the job to the timer's delivery; it checks validity when it starts.
+    case deferred(ClosureTimer, @Sendable () -> Void)
+  }
+
+  struct State {
+    /// The scheduled timers, a binary min-heap ordered by (deadline, sequence).
+    var heap: [Entry] = []
+    /// Incremented per insertion, so equal deadlines fire in scheduling order.
+    var sequence: UInt64 = 0
+    /// The deadline the driver is armed for; `nil` when it is not armed.
+    var armed: Duration?
+  }
+
+  /// Reads the clock and wakes the scheduler.
+  package let driver: any TimerDriver
+  /// The heap and every timer's state.
+  let state = Locked(State())
+
+  package init(driver: any TimerDriver) {
+    self.driver = driver
+  }
+
+  /// Fires, in deadline order, every timer whose deadline is not after the clock's current time,
+  /// then re-arms the driver for the earliest remaining deadline. Handlers with immediate delivery
+  /// run on the calling thread before this returns.
+  package func fireDue() {
+    while let call = nextDueCall() {
+      switch call {
+      case .immediate(let timer, let handler, let isFinal):
+        handler(timer)
+        if isFinal { timer.invalidate() }
+      case .deferred(let timer, let job):
+        timer.delivery.execute(job)
+      }
+    }
+  }
+
+  /// Pops the earliest due timer and prepares its call; re-arms and returns `nil` when none is due.
+  private func nextDueCall() -> DueCall? {
+    // Handlers of timers whose owner is gone, released after the lock is dropped.
+    var released: [@Sendable (ClosureTimer) -> Void] = []
+    defer { _ = released }
+    return state.withLock { state in
+      let now = driver.now()
+      while let entry = state.heap.first, entry.deadline <= now {
+        let top = entry.timer
+        state.removeTimer(at: 0)
+        if top.isOrphaned {
+          if let handler = top.end() { released.append(handler) }
+          continue
+        }
+        return top.tick(at: now, state: &state)
+      }
+      state.armed = state.heap.first?.deadline
+      driver.arm(at: state.armed, leeway: state.heap.first?.timer.tolerance ?? .zero, for: self)
+      return nil
+    }
+  }
+
+  /// Inserts `timer` (its deadline already set) and re-arms if it is now the earliest. Under the lock.
+  func insert(_ timer: ClosureTimer, state: inout State) {
+    state.sequence &+= 1
+    timer.heapIndex = state.heap.count
+    state.heap.append(Entry(deadline: timer.deadline, sequence: state.sequence, timer: timer))
+    state.siftUp(state.heap.count - 1)
+    if let armed = state.armed, armed <= timer.deadline { return }
+    state.armed = timer.deadline
+    driver.arm(at: timer.deadline, leeway: timer.tolerance, for: self)
+  }
+
+  /// Removes `timer` from the heap if it is there; disarms once the heap is empty. Under the lock.
+  func remove(_ timer: ClosureTimer, state: inout State) {
+    guard timer.heapIndex >= 0 else { return }
+    state.removeTimer(at: timer.heapIndex)
+    if state.heap.isEmpty, state.armed != nil {
+      state.armed = nil
+      driver.arm(at: nil, leeway: .zero, for: self)
+    }
+  }
+
+  /// The number of scheduled timers (for tests and benchmarks).
+  package var scheduledCount: Int {
+    state.withLock { $0.heap.count }
+  }
+}
+
+extension TimerScheduler.State {
+  /// Whether the timer at `lhs` fires before the one at `rhs`.
+  private func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
+    heap.withUnsafeBufferPointer { entries in
+      let left = entries[lhs]
+      let right = entries[rhs]
+      if left.deadline != right.deadline { return left.deadline < right.deadline }
+      return left.sequence < right.sequence
+    }
+  }
+
+  private mutating func swapAt(_ lhs: Int, _ rhs: Int) {
+    heap.swapAt(lhs, rhs)
+    heap[lhs].timer.heapIndex = lhs
+    heap[rhs].timer.heapIndex = rhs
+  }
+
+  mutating func siftUp(_ start: Int) {
+    var index = start
+    while index > 0 {
+      let parent = (index - 1) / 2
+      guard precedes(index, parent) else { return }
+      swapAt(index, parent)
+      index = parent
+    }
+  }
+
+  mutating func siftDown(_ start: Int) {
+    var index = start
+    while true {
+      let left = 2 * index + 1
+      guard left < heap.count else { return }
+      var child = left
+      if left + 1 < heap.count, precedes(left + 1, left) { child = left + 1 }
+      guard precedes(child, index) else { return }
+      swapAt(index, child)
+      index = child
+    }
+  }
+
+  /// Removes the timer at `index` and restores the heap order.
+  mutating func removeTimer(at index: Int) {
+    let removed = heap[index].timer
+    let last = heap.count - 1
+    if index != last {
+      swapAt(index, last)
+    }
+    heap.removeLast()
+    removed.heapIndex = -1
+    guard index < heap.count else { return }
+    siftDown(index)
+    siftUp(index)
+  }
+}

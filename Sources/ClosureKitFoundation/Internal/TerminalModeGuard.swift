@@ -1,0 +1,105 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Changes a terminal's settings for the length of one call and puts them back on every exit
+/// path: a normal return, and the signals that end a process (SIGINT, SIGTERM, SIGHUP, SIGQUIT),
+/// whose handler restores the settings, shows the cursor, then re-raises the signal under the
+/// action that was installed before.
+///
+/// One terminal session runs at a time in a process (``TerminalPresenter`` serialises them), so
+/// one static slot is enough; it is allocated before any handler is installed, so the handler
+/// touches no lazily initialised state.
+enum TerminalModeGuard {
+  /// The signals whose default action ends the process.
+  static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+  /// Runs `body` with `modify` applied to the settings of `input`, then restores them.
+  /// - Returns: `nil` if `input` is not a terminal or its settings cannot be changed; else the
+  ///   body's result.
+  static func with<Result>(
+    input: Int32,
+    output: Int32,
+    modify: (inout termios) -> Void,
+    _ body: () -> Result
+  ) -> Result? {
+    var original = termios()
+    guard tcgetattr(input, &original) == 0 else { return nil }
+    var changed = original
+    modify(&changed)
+    let slot = signalSlot
+    slot.pointee = SignalSlot(isActive: 1, input: input, output: output, saved: original)
+    for (position, signal) in signals.enumerated() {
+      var action = sigaction()
+      #if canImport(Darwin)
+        action.__sigaction_u.__sa_handler = { signal in restoreTerminalAndReraise(signal) }
+      #else
+        action.__sigaction_handler.sa_handler = { signal in restoreTerminalAndReraise(signal) }
+      #endif
+      sigemptyset(&action.sa_mask)
+      action.sa_flags = 0
+      sigaction(signal, &action, previousActions + position)
+    }
+    defer {
+      tcsetattr(input, TCSANOW, &original)
+      slot.pointee.isActive = 0
+      for (position, signal) in signals.enumerated() {
+        sigaction(signal, previousActions + position, nil)
+      }
+    }
+    guard tcsetattr(input, TCSANOW, &changed) == 0 else { return nil }
+    return body()
+  }
+}
+
+/// What the signal handler needs: plain values only.
+struct SignalSlot {
+  /// 1 while a session has changed the settings.
+  var isActive: Int32
+  /// The terminal whose settings were changed.
+  var input: Int32
+  /// Where to write the escape that shows the cursor again.
+  var output: Int32
+  /// The settings to put back.
+  var saved: termios
+}
+
+/// The slot, allocated once before any handler can run.
+nonisolated(unsafe) let signalSlot: UnsafeMutablePointer<SignalSlot> = {
+  let slot = UnsafeMutablePointer<SignalSlot>.allocate(capacity: 1)
+  slot.initialize(to: SignalSlot(isActive: 0, input: -1, output: -1, saved: termios()))
+  return slot
+}()
+
+/// The actions installed before ours, one per entry of ``TerminalModeGuard/signals``.
+nonisolated(unsafe) let previousActions: UnsafeMutablePointer<sigaction> = {
+  let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: TerminalModeGuard.signals.count)
+  actions.initialize(repeating: sigaction(), count: TerminalModeGuard.signals.count)
+  return actions
+}()
+
+/// The signal handler: async-signal-safe calls only (tcsetattr, write, sigaction, raise).
+private func restoreTerminalAndReraise(_ signal: Int32) {
+  let slot = signalSlot
+  if slot.pointee.isActive != 0 {
+    slot.pointee.isActive = 0
+    _ = withUnsafeMutablePointer(to: &slot.pointee.saved) { tcsetattr(slot.pointee.input, TCSANOW, $0) }
+    let showCursor: StaticString = "\u{1b}[?25h\u{1b}[0m\r\n"
+    _ = write(slot.pointee.output, showCursor.utf8Start, showCursor.utf8CodeUnitCount)
+  }
+  let position: Int
+  switch signal {
+  case SIGINT: position = 0
+  case SIGTERM: position = 1
+  case SIGHUP: position = 2
+  default: position = 3
+  }
+  sigaction(signal, previousActions + position, nil)
+  raise(signal)
+}
