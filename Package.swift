@@ -16,14 +16,16 @@ let package = Package(
     .target(name: "ClosureKitFoundation", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
+    // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
+    .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
     .executableTarget(
       name: "closurekit-demo",
-      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting"]
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
     ),
     .testTarget(name: "ClosureKitTests", dependencies: ["ClosureKit", "ClosureKitTesting"]),
     .testTarget(
       name: "ClosureKitFoundationTests",
-      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting"]
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
     ),
   ],
   swiftLanguageModes: [.v6]

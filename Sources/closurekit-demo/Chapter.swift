@@ -11,7 +11,10 @@ struct Chapter: Sendable {
 /// Every chapter, in tour order. Each capability adds its chapter here and in a file of its own.
 let allChapters: [Chapter] = [
   .events,
+  .observation,
   .timers,
-  .dialogs,
   .delegates,
+  .network,
+  .configuration,
+  .dialogs,
 ]

@@ -4,9 +4,12 @@
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
+  observationSuite,
   timersSuite,
-  dialogsSuite,
   delegatesSuite,
+  networkSuite,
+  associatedSuite,
+  dialogsSuite,
 ]
 
 let requested = Set(CommandLine.arguments.dropFirst())

@@ -1,0 +1,349 @@
+import ClosureKit
+import Dispatch
+import Observation
+import Synchronization
+
+let observationSuite = Suite(name: "observation") {
+  observedWriteBenchmark()
+  observableCycleBenchmark()
+  await coalescingBenchmark()
+  crossThreadMissRate()
+}
+
+/// A stored property plus one closure call: the cheapest possible "observed" write.
+final class PlainObserved: @unchecked Sendable {
+  // @unchecked Sendable: used from one thread at a time.
+  var value = 0
+  var handler: (Int) -> Void = { _ in }
+}
+
+@Observable final class BenchModel: @unchecked Sendable {
+  // @unchecked Sendable: each benchmark touches it on one queue only.
+  var count = 0
+}
+
+/// A model that any thread may write: its storage is behind a mutex.
+final class LockedModel: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  private let storage = Mutex(0)
+
+  var count: Int {
+    get {
+      registrar.access(self, keyPath: \.count)
+      return storage.withLock { $0 }
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.count) { storage.withLock { $0 = newValue } }
+    }
+  }
+}
+
+/// Runs the variants interleaved, round after round, and returns each one's fastest round in
+/// nanoseconds per iteration: on a shared machine that is the least disturbed measurement.
+func bestOfInterleaved(_ variants: [(name: String, body: () -> Void)], iterations: Int, rounds: Int = 15) -> [Double] {
+  var best = [Double](repeating: .infinity, count: variants.count)
+  for _ in 0..<rounds {
+    for (index, variant) in variants.enumerated() {
+      best[index] = min(best[index], nanoseconds(iterations: iterations, rounds: 1, variant.body))
+    }
+  }
+  return best
+}
+
+/// `Observed` writes against a stored property write plus one closure call.
+func observedWriteBenchmark() {
+  let counter = Counter()
+  var next = 0
+  var variants: [(name: String, body: () -> Void)] = []
+
+  let plain = PlainObserved()
+  plain.handler = { counter.value &+= $0 }
+  variants.append(
+    (
+      "stored property + 1 closure call",
+      {
+        next &+= 1
+        plain.value = next
+        plain.handler(next)
+      }
+    )
+  )
+
+  let empty = Observed(0)
+  variants.append(
+    (
+      "Observed, 0 observers",
+      {
+        next &+= 1
+        empty.value = next
+      }
+    )
+  )
+
+  let observed = Observed(0)
+  observed.observe { counter.value &+= $0.newValue! }
+  variants.append(
+    (
+      "Observed, 1 observer [.new]",
+      {
+        next &+= 1
+        observed.value = next
+      }
+    )
+  )
+
+  let both = Observed(0)
+  both.observe(options: [.old, .new]) { counter.value &+= $0.newValue! &- $0.oldValue! }
+  variants.append(
+    (
+      "Observed, 1 observer [.old, .new]",
+      {
+        next &+= 1
+        both.value = next
+      }
+    )
+  )
+  variants.append(("Observed.modify, 1 observer", { both.modify { $0 &+= 1 } }))
+
+  let prior = Observed(0)
+  prior.observe(options: [.prior, .old, .new]) { counter.value &+= $0.oldValue! }
+  variants.append(
+    (
+      "Observed, 1 observer [.prior, .old, .new]",
+      {
+        next &+= 1
+        prior.value = next
+      }
+    )
+  )
+
+  let ten = Observed(0)
+  for _ in 0..<10 { ten.observe { counter.value &+= $0.newValue! } }
+  variants.append(
+    (
+      "Observed, 10 observers",
+      {
+        next &+= 1
+        ten.value = next
+      }
+    )
+  )
+
+  let best = bestOfInterleaved(variants, iterations: 100_000)
+  var table = Table("Observed write (best of 15 interleaved rounds)")
+  for (index, variant) in variants.enumerated() {
+    table.add(variant.name, best[index], baseline: index == 0)
+  }
+  blackHole(counter.value)
+  table.print()
+}
+
+/// A scheduler whose jobs run when the benchmark says, on the benchmark's thread: the cycle is
+/// measured without thread hand-offs.
+///
+/// `@unchecked Sendable`: used from one thread only.
+final class ManualScheduler: @unchecked Sendable {
+  var jobs: [@Sendable () -> Void] = []
+
+  func runAll() {
+    while !jobs.isEmpty {
+      let batch = jobs
+      jobs = []
+      for job in batch { job() }
+    }
+  }
+}
+
+/// One full cycle per write: a write, then its delivery, before the next write, all on one thread
+/// (the hop goes through a manual scheduler). ClosureKit's continuous observer against the loops
+/// people write by hand. The variants run interleaved, round after round, and the fastest round of
+/// each counts: on a shared machine that is the least disturbed one.
+func observableCycleBenchmark() {
+  let iterations = 5_000
+  let rounds = 15
+  let counter = Counter()
+  let scheduler = ManualScheduler()
+  var variants: [(name: String, body: () -> Void)] = []
+
+  do {
+    let model = BenchModel()
+    // The hand-written loop: re-register after the hop, read the new value there.
+    @Sendable func track() {
+      withObservationTracking {
+        _ = model.count
+      } onChange: {
+        scheduler.jobs.append {
+          counter.value &+= model.count
+          track()
+        }
+      }
+    }
+    track()
+    var next = 0
+    variants.append(
+      (
+        "withObservationTracking loop, hop",
+        {
+          next &+= 1
+          model.count = next
+          scheduler.runAll()
+        }
+      )
+    )
+  }
+
+  var subscriptions: [Subscription] = []
+  for (name, options) in [("[.new]", ObservationOptions.new), ("[.prior, .old, .new]", [.prior, .old, .new])] {
+    let model = BenchModel()
+    subscriptions.append(
+      model.observe(\.count, options: options, on: .scheduled { scheduler.jobs.append($0) }) {
+        counter.value &+= $0.newValue ?? 0
+      }
+    )
+    var next = 0
+    variants.append(
+      (
+        "ClosureKit observe \(name)",
+        {
+          next &+= 1
+          model.count = next
+          scheduler.runAll()
+        }
+      )
+    )
+  }
+
+  do {
+    let model = BenchModel()
+    // The synchronous variant: re-register inside onChange (no new value: it runs in willSet).
+    @Sendable func track() {
+      withObservationTracking {
+        _ = model.count
+      } onChange: {
+        counter.value &+= 1
+        track()
+      }
+    }
+    track()
+    var next = 0
+    variants.append(
+      (
+        "withObservationTracking, re-arm in willSet",
+        {
+          next &+= 1
+          model.count = next
+        }
+      )
+    )
+  }
+
+  let best = bestOfInterleaved(variants, iterations: iterations, rounds: rounds)
+  var table = Table("@Observable: write + delivery of that write (hop via a manual scheduler, best of \(rounds))")
+  for (index, variant) in variants.enumerated() {
+    table.add(variant.name, best[index], baseline: index == 0)
+  }
+  for subscription in subscriptions { subscription.cancel() }
+  blackHole(counter.value)
+  table.print()
+}
+
+/// How many callbacks 100,000 writes in a tight loop cause.
+func coalescingBenchmark() async {
+  let writes = 100_000
+  var table = Table("100,000 writes in a tight loop: post callbacks delivered", unit: "callbacks")
+  let queue = DispatchQueue(label: "owner")
+
+  for delivery in ["immediate", "queue"] {
+    let box = Observed(0)
+    let calls = Counter()
+    let done = DispatchSemaphore(value: 0)
+    box.observe(on: delivery == "queue" ? .queue(queue) : .immediate) { change in
+      calls.value += 1
+      if change.newValue == writes { done.signal() }
+    }
+    for value in 1...writes { box.value = value }
+    done.wait()
+    table.add("Observed, \(delivery)", Double(calls.value))
+  }
+
+  do {
+    let model = BenchModel()
+    let calls = Counter()
+    let done = DispatchSemaphore(value: 0)
+    _ = queue.sync {
+      model.observe(\.count, on: .queue(queue)) { change in
+        calls.value += 1
+        if change.newValue == writes { done.signal() }
+      }
+    }
+    queue.async { for value in 1...writes { model.count = value } }
+    done.wait()
+    table.add("@Observable, .queue(owner), writes on owner", Double(calls.value))
+  }
+
+  do {
+    let calls = await MainActor.run { Counter() }
+    let model = await MainActor.run { BenchModel() }
+    let (finished, done) = AsyncStream.makeStream(of: Void.self)
+    await MainActor.run {
+      model.observe(\.count) { change in
+        calls.value += 1
+        if change.newValue == writes { done.finish() }
+      }
+      for value in 1...writes { model.count = value }
+    }
+    for await _ in finished {}
+    table.add("@Observable, .immediate, writes on main actor", Double(calls.value))
+  }
+
+  do {
+    let model = LockedModel()
+    let calls = Counter()
+    let last = Mutex(0)
+    let observer = DispatchQueue(label: "observer")
+    model.observe(\.count, on: .queue(observer)) { change in
+      calls.value += 1
+      last.withLock { $0 = change.newValue! }
+    }
+    let writer = DispatchQueue(label: "writer")
+    writer.sync { for value in 1...writes { model.count = value } }
+    observer.sync {}
+    table.add("@Observable, .queue(other), writes on another thread", Double(calls.value))
+  }
+  table.print()
+}
+
+/// Writes from a thread other than the one the post hop runs on are best effort: how often is the
+/// last value of a burst missed?
+func crossThreadMissRate() {
+  var table = Table("cross-thread bursts: last value missed", unit: "% of bursts")
+  let trials = 1_000
+  var generator = SplitMix64(seed: 7)
+  for (name, delivery) in [("queue(other)", "queue"), ("immediate (hop off the writer)", "immediate")] {
+    var missed = 0
+    let model = LockedModel()
+    let last = Mutex(-1)
+    let observer = DispatchQueue(label: "observer")
+    let subscription = model.observe(\.count, on: delivery == "queue" ? .queue(observer) : .immediate) { change in
+      last.withLock { $0 = change.newValue! }
+    }
+    let writer = DispatchQueue(label: "writer")
+    var value = 0
+    for _ in 0..<trials {
+      let burst = Int(generator.next() % 64) + 1
+      let start = value
+      writer.sync {
+        for offset in 1...burst { model.count = start + offset }
+      }
+      value += burst
+      // Let every hop that the burst scheduled run: they were all enqueued before the burst ended.
+      observer.sync {}
+      let deadline = ContinuousClock.now + .milliseconds(200)
+      while last.withLock({ $0 }) != value, ContinuousClock.now < deadline {}
+      if last.withLock({ $0 }) != value { missed += 1 }
+    }
+    subscription.cancel()
+    table.add(name, Double(missed) * 100 / Double(trials))
+  }
+  table.print()
+}

@@ -1,0 +1,152 @@
+#if canImport(ObjectiveC)
+  import ObjectiveC
+  import Synchronization
+#endif
+
+/// A key under which a value of type `Value` is attached to any class instance and released with it.
+///
+/// Create each key once, as a `static let`, and read and write values through it:
+///
+/// ```swift
+/// enum Keys {
+///   static let note = AssociatedKey<String>()
+/// }
+/// let widget = Widget()
+/// Keys.note.setValue("draft", for: widget)
+/// Keys.note.value(for: widget)        // "draft"
+/// Keys.note.removeValue(for: widget)
+/// ```
+///
+/// This is the Swift form of Objective-C's associated objects: the object's class needs no stored
+/// property and no conformance. Two keys never see each other's values, even with the same `Value`
+/// type; copies of a key are the same key.
+///
+/// On Apple platforms the value is held with `objc_setAssociatedObject` and released when the
+/// object is deallocated. On Linux, which has no deallocation hook, a side table holds it: a dead
+/// object's value is never returned, not even to a new object at the same address, and it is
+/// released within a bounded number of later accesses to the table (see the article
+/// <doc:AssociatedValuesAndConfiguration>).
+///
+/// > Important: Every method is safe from any thread. A value's `deinit` never runs while the
+/// > table's lock is held, so it may read or write associated values itself.
+public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
+  /// A process-unique address: the Objective-C association key, and the key's identity in the
+  /// Linux side table. Allocated once per key and never freed, so no later key can reuse it.
+  let address: UInt
+
+  /// Creates a new key, distinct from every other key.
+  ///
+  /// ```swift
+  /// static let title = AssociatedKey<String>()
+  /// ```
+  ///
+  /// > Important: Each key reserves a few bytes for the life of the process, so create keys once
+  /// > (as `static let` constants), not per object.
+  public init() {
+    address = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+  }
+
+  /// The value attached to `object` under this key, or `nil` if there is none.
+  ///
+  /// ```swift
+  /// let note = Keys.note.value(for: widget) ?? "none"
+  /// ```
+  ///
+  /// - Parameter object: Any class instance.
+  /// - Returns: The value last set for `object`, or `nil`.
+  ///
+  /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
+  /// > `nil` (the object already counts as dead); on Apple platforms it still returns the value.
+  public func value(for object: AnyObject) -> Value? {
+    #if canImport(ObjectiveC)
+      (objc_getAssociatedObject(object, pointer) as? AssociatedBox<Value>)?.value
+    #else
+      guard let box = AssociationTable.shared.value(for: object, key: address) else { return nil }
+      return unsafeDowncast(box, to: AssociatedBox<Value>.self).value
+    #endif
+  }
+
+  /// Attaches `value` to `object` under this key, replacing and releasing any previous value.
+  ///
+  /// ```swift
+  /// Keys.note.setValue("draft", for: widget)
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The value to keep; held strongly until `object` is deallocated or it is replaced
+  ///     or removed.
+  ///   - object: Any class instance. It is not retained.
+  ///
+  /// > Important: Safe from any thread. Do not capture `object` strongly in `value`: that is a
+  /// > retain cycle, and neither would ever be released. On Linux a value set from inside
+  /// > `object`'s own `deinit` is released at once instead of stored.
+  public func setValue(_ value: Value, for object: AnyObject) {
+    #if canImport(ObjectiveC)
+      objc_setAssociatedObject(object, pointer, AssociatedBox(value), .OBJC_ASSOCIATION_RETAIN)
+    #else
+      AssociationTable.shared.setValue(AssociatedBox(value), for: object, key: address)
+    #endif
+  }
+
+  /// Detaches and releases the value attached to `object` under this key, if any.
+  ///
+  /// ```swift
+  /// Keys.note.removeValue(for: widget)
+  /// ```
+  ///
+  /// - Parameter object: Any class instance.
+  ///
+  /// > Important: Safe from any thread. The value is released before this returns, unless another
+  /// > thread holds it right now (it just read it).
+  public func removeValue(for object: AnyObject) {
+    #if canImport(ObjectiveC)
+      objc_setAssociatedObject(object, pointer, nil, .OBJC_ASSOCIATION_RETAIN)
+    #else
+      AssociationTable.shared.setValue(nil, for: object, key: address)
+    #endif
+  }
+
+  /// Atomically replaces the value with what `transform` returns for the current one (`nil`
+  /// removes it). `transform` must not touch associated values: on Linux it runs under the
+  /// table's lock. The replaced value is released after every lock is released.
+  func update(for object: AnyObject, _ transform: (Value?) -> Value?) {
+    #if canImport(ObjectiveC)
+      let old: AssociatedBox<Value>? = associationUpdateLock.withLock { _ in
+        let old = objc_getAssociatedObject(object, pointer) as? AssociatedBox<Value>
+        let new = transform(old?.value).map(AssociatedBox.init)
+        objc_setAssociatedObject(object, pointer, new, .OBJC_ASSOCIATION_RETAIN)
+        return old
+      }
+      withExtendedLifetime(old) {}
+    #else
+      AssociationTable.shared.update(for: object, key: address) { box in
+        let old = box.map { unsafeDowncast($0, to: AssociatedBox<Value>.self).value }
+        return transform(old).map(AssociatedBox.init)
+      }
+    #endif
+  }
+
+  #if canImport(ObjectiveC)
+    /// The key as the Objective-C runtime wants it.
+    var pointer: UnsafeRawPointer {
+      UnsafeRawPointer(bitPattern: address)!
+    }
+  #endif
+}
+
+#if canImport(ObjectiveC)
+  /// Serialises ``AssociatedKey/update(for:_:)`` on Apple platforms, where the Objective-C runtime
+  /// has no compare-and-set for associations.
+  let associationUpdateLock = Mutex(())
+#endif
+
+/// Holds one associated value as an object, as both the Objective-C runtime and the Linux side
+/// table store objects.
+final class AssociatedBox<Value: Sendable>: Sendable {
+  /// The user's value.
+  let value: Value
+
+  init(_ value: Value) {
+    self.value = value
+  }
+}

@@ -1,0 +1,124 @@
+public import Observation
+
+extension Observable where Self: AnyObject & Sendable {
+  /// Observes a key path of an `@Observable` object continuously, with Key-Value Observing's
+  /// options: the closure form of KVO for Swift's Observation.
+  ///
+  /// ```swift
+  /// @Observable final class Order: @unchecked Sendable {   // owned by one queue
+  ///   var customer = Customer(name: "Ada")
+  /// }
+  /// order.observe(\.customer.name, options: [.old, .new], on: .queue(orderQueue)) { change in
+  ///   print(change.oldValue!, "->", change.newValue!)
+  /// }
+  /// ```
+  ///
+  /// Unlike `withObservationTracking`, which reports one change, the observation re-arms itself
+  /// after every change, and a key-path chain follows an intermediate object that is replaced.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to watch; every `@Observable` property read along it is tracked.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  ///   - delivery: Where the handler runs, and where the post-change read happens (see below).
+  ///     Defaults to ``Delivery/immediate``.
+  ///   - handler: Receives each ``Change``.
+  /// - Returns: A token that ends the observation; dropping it does not.
+  ///
+  /// > Important: Observation has no did-change hook in this toolchain, so a change is reported in
+  /// > two moments. The prior callback runs in the willSet of the first write, on the writing
+  /// > thread (or is enqueued from there). The post callback runs after a *hop*: on the
+  /// > delivery's queue or actor; for ``Delivery/immediate`` on the main queue when the write was
+  /// > made there, else on a serial queue of the observation; a hop for a write made on another
+  /// > queue waits 1 ms for the write to finish. Writes made until the hop runs are coalesced into
+  /// > that one post callback, whose `newValue` is read when it runs. When the model's writes are made
+  /// > on the queue or actor the hop targets, the last value is always delivered, never twice,
+  /// > never out of order; writes from other threads are best effort (see the article
+  /// > <doc:Observation>). The observation ends when the object is deallocated, when the token is
+  /// > cancelled, or (owner variant) when the owner is deallocated; the object is never retained.
+  @inlinable @discardableResult
+  public func observe<Value: Sendable>(
+    _ keyPath: any KeyPath<Self, Value> & Sendable,
+    options: ObservationOptions = [.new],
+    on delivery: Delivery = .immediate,
+    _ handler: @escaping @Sendable (Change<Value>) -> Void
+  ) -> Subscription {
+    ObservableTracker(
+      root: self,
+      keyPath: keyPath,
+      options: options,
+      delivery: delivery,
+      owner: nil,
+      handler: handler
+    )
+    .start()
+  }
+
+  /// Observes a key path of an `@Observable` object continuously, bound to `owner`: the observation
+  /// ends when `owner` is deallocated, and the handler receives it as a strong parameter.
+  ///
+  /// ```swift
+  /// model.observe(\.title, owner: screen, options: [.initial, .new], on: .mainActor) { screen, change in
+  ///   screen.show(change.newValue!)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to watch.
+  ///   - owner: Held weakly; the observation ends when it is deallocated.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - handler: Receives the owner and each ``Change``.
+  /// - Returns: A token that ends the observation; dropping it does not.
+  ///
+  /// > Important: The same rules as ``observe(_:options:on:_:)``. Once the owner is gone the
+  /// > handler is never called again and is released at the next change.
+  @inlinable @discardableResult
+  public func observe<Owner: AnyObject & Sendable, Value: Sendable>(
+    _ keyPath: any KeyPath<Self, Value> & Sendable,
+    owner: Owner,
+    options: ObservationOptions = [.new],
+    on delivery: Delivery = .immediate,
+    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) -> Subscription {
+    ObservableTracker(
+      root: self,
+      keyPath: keyPath,
+      options: options,
+      delivery: delivery,
+      owner: owner
+    ) { [weak owner] change in
+      guard let owner else { return }
+      handler(owner, change)
+    }
+    .start()
+  }
+
+  /// The changes of a key path from now on, as an `AsyncSequence`, buffered without limit.
+  ///
+  /// ```swift
+  /// for await change in model.changes(of: \.count, options: [.initial, .new]) {
+  ///   print("count is", change.newValue!)
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to watch.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  /// - Returns: A sequence with its own observation.
+  ///
+  /// > Important: Changes are produced as with ``observe(_:options:on:_:)`` and
+  /// > ``Delivery/immediate`` (coalesced the same way). Cancelling the consuming task, or dropping
+  /// > the sequence, ends the observation; the sequence finishes when the object is deallocated.
+  public func changes<Value: Sendable>(
+    of keyPath: any KeyPath<Self, Value> & Sendable,
+    options: ObservationOptions = [.new]
+  ) -> AsyncStream<Change<Value>> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Change<Value>.self)
+    let finisher = StreamFinisher(continuation)
+    let subscription = observe(keyPath, options: options) { change in
+      finisher.continuation.yield(change)
+    }
+    continuation.onTermination = { _ in subscription.cancel() }
+    return stream
+  }
+}

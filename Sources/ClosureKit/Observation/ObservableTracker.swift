@@ -1,0 +1,285 @@
+public import Dispatch
+public import Observation
+public import Synchronization
+
+/// One `withObservationTracking` registration of an ``ObservableTracker``.
+///
+/// Its `onChange` may be called more than once: on this toolchain a willSet that arrives while the
+/// registration is being installed can leave a registration behind that fires on every later
+/// write. The atomic `fired` flag lets only the first call through, so a re-arm loop can never
+/// snowball. The registrar of the observed object holds this arm; when the object is deallocated
+/// the arm is released, and its deinit ends the tracker.
+@usableFromInline
+final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
+  /// The tracker to tell.
+  @usableFromInline let tracker: ObservableTracker<Root, Value>
+  /// Which arming this is; a stale one is ignored by the tracker.
+  @usableFromInline let id: UInt64
+  /// Set by the first `onChange` call.
+  @usableFromInline let fired = Atomic<Bool>(false)
+
+  @usableFromInline
+  init(tracker: ObservableTracker<Root, Value>, id: UInt64) {
+    self.tracker = tracker
+    self.id = id
+  }
+
+  deinit {
+    tracker.armReleased()
+  }
+
+  /// The `onChange` of the registration: runs in the willSet of a tracked property.
+  @inlinable
+  func fire() {
+    guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
+    else { return }
+    tracker.willChange(armID: id)
+  }
+}
+
+/// Continuous observation of a key path of an `@Observable` object, built on the one-shot
+/// `withObservationTracking`.
+///
+/// One *cycle*: the tracker is armed (a tracked read of the key path, then a re-read); the first
+/// willSet of any property on the path fires the arm: the tracker reads the old value, delivers the
+/// prior change and schedules a *hop*; writes until the hop runs are not seen one by one. The hop
+/// re-arms, re-reads the value and delivers one post change (old value from the willSet, new value
+/// from the re-read). So a burst of writes made on the executor the hop targets becomes one prior
+/// and one post change carrying the last value.
+@usableFromInline
+final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource {
+  @usableFromInline
+  struct State {
+    /// The handler; `nil` once the observation has ended (its captures are released then).
+    @usableFromInline var handler: (@Sendable (Change<Value>) -> Void)?
+    /// The id of the current arm; older arms are ignored.
+    @usableFromInline var armID: UInt64 = 0
+    /// Whether a willSet was seen and its hop has not run yet.
+    @usableFromInline var isHopPending = false
+    /// The value read in that willSet, for the post change.
+    @usableFromInline var pendingOld: Value?
+  }
+
+  /// Held weakly: observing never keeps the object alive.
+  @usableFromInline weak let root: Root?
+  @usableFromInline let keyPath: any KeyPath<Root, Value> & Sendable
+  @usableFromInline let options: ObservationOptions
+  @usableFromInline let delivery: Delivery
+  /// Held weakly; the observation ends when it is deallocated.
+  @usableFromInline weak let owner: (any AnyObject & Sendable)?
+  /// Whether the observation was registered with an owner.
+  @usableFromInline let isOwnerBound: Bool
+  @usableFromInline let state: Locked<State>
+  /// For immediate delivery: the serial queue of the hops of writes made off the main queue, so
+  /// that this observation's post callbacks never overlap.
+  @usableFromInline let hopQueue: DispatchQueue?
+
+  @usableFromInline
+  init(
+    root: Root,
+    keyPath: any KeyPath<Root, Value> & Sendable,
+    options: ObservationOptions,
+    delivery: Delivery,
+    owner: (any AnyObject & Sendable)?,
+    handler: @escaping @Sendable (Change<Value>) -> Void
+  ) {
+    self.root = root
+    self.keyPath = keyPath
+    self.options = options
+    self.delivery = delivery
+    self.owner = owner
+    self.isOwnerBound = owner != nil
+    self.state = Locked(State(handler: handler))
+    self.hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
+    if case .queue(let target) = delivery.kind {
+      target.setSpecific(key: MainQueueCheck.observedQueueKey, value: ObjectIdentifier(target))
+    }
+  }
+
+  /// Arms the first cycle and delivers the initial change if asked.
+  @inlinable
+  func start() -> Subscription {
+    let token = makeToken()
+    guard let root else {
+      end()
+      return token
+    }
+    let value = arm(root)
+    if options.contains(.initial) {
+      deliver(options.initialChange(value))
+    }
+    return token
+  }
+
+  /// A token for this observation.
+  @usableFromInline
+  func makeToken() -> Subscription {
+    Subscription(source: self, node: nil)
+  }
+
+  /// Installs a fresh tracking registration of the key path; returns the value re-read after it is
+  /// installed (a write that lands between the tracked read and the installation is not reported
+  /// by the registration on this toolchain, but the re-read sees it).
+  @inlinable
+  func arm(_ root: Root) -> Value {
+    let id = state.withLock { state in
+      state.armID &+= 1
+      return state.armID
+    }
+    let arm = TrackingArm(tracker: self, id: id)
+    let keyPath = keyPath
+    _ = withObservationTracking {
+      root[keyPath: keyPath]
+    } onChange: {
+      arm.fire()
+    }
+    return root[keyPath: keyPath]
+  }
+
+  /// The willSet moment of a tracked property, on the writing thread.
+  @inlinable
+  func willChange(armID: UInt64) {
+    guard let root, !isOrphaned else {
+      end()
+      return
+    }
+    let old: Value? = options.isDisjoint(with: [.old, .prior]) ? nil : root[keyPath: keyPath]
+    let handler = state.withLock { state -> (@Sendable (Change<Value>) -> Void)? in
+      guard state.handler != nil, state.armID == armID, !state.isHopPending else { return nil }
+      state.isHopPending = true
+      state.pendingOld = old
+      return state.handler
+    }
+    guard let handler else { return }
+    if options.contains(.prior), let old {
+      run(handler, options.priorChange(old: old))
+    }
+    scheduleHop()
+  }
+
+  /// Runs ``flush()`` where the post change belongs: on the delivery's queue or actor, or for
+  /// immediate delivery on the main queue when the write was made there, else on a serial queue of
+  /// this observation. When the write was made on that queue, the hop is enqueued behind the
+  /// writing job (exact); otherwise the writer may still be inside the setter, so the hop waits a
+  /// grace period (``ObservableTracker/foreignHopDelay``) to let the write complete first.
+  @inlinable
+  func scheduleHop() {
+    let queue: DispatchQueue
+    let isOwnQueue: Bool
+    switch delivery.kind {
+    case .immediate:
+      isOwnQueue = MainQueueCheck.isOnMainQueue
+      queue = isOwnQueue ? .main : hopQueue ?? .main
+    case .mainActor:
+      isOwnQueue = MainQueueCheck.isOnMainQueue
+      queue = .main
+    case .queue(let target):
+      isOwnQueue = DispatchQueue.getSpecific(key: MainQueueCheck.observedQueueKey) == ObjectIdentifier(target)
+      queue = target
+    case .custom:
+      delivery.execute { [self] in flush() }
+      return
+    }
+    if isOwnQueue {
+      queue.async { [self] in flush() }
+    } else {
+      queue.asyncAfter(deadline: .now() + Self.foreignHopDelay) { [self] in flush() }
+    }
+  }
+
+  /// How long a hop waits when the write was made off the hop's queue: long enough for a writer
+  /// that was preempted inside the setter to finish the store, short enough to go unnoticed.
+  @inlinable static var foreignHopDelay: DispatchTimeInterval { .milliseconds(1) }
+
+  /// The hop: re-arms, re-reads and delivers the post change of the cycle.
+  @inlinable
+  func flush() {
+    guard let root, !isOrphaned else {
+      end()
+      return
+    }
+    let old = state.withLock { state -> Value?? in
+      guard state.handler != nil, state.isHopPending else { return nil }
+      state.isHopPending = false
+      defer { state.pendingOld = nil }
+      return .some(state.pendingOld)
+    }
+    guard let old else { return }
+    let new = arm(root)
+    guard let handler = state.withLock({ $0.handler }) else { return }
+    handler(options.postChange(old: old, new: new))
+  }
+
+  /// Runs `handler` with `change` as the delivery says; a queued run checks for cancellation first.
+  @inlinable
+  func run(_ handler: @escaping @Sendable (Change<Value>) -> Void, _ change: Change<Value>) {
+    if delivery.isImmediate {
+      handler(change)
+    } else {
+      delivery.execute { [self] in
+        guard state.withLock({ $0.handler != nil }), !isOrphaned else { return }
+        handler(change)
+      }
+    }
+  }
+
+  /// Runs the current handler with `change` as the delivery says.
+  @inlinable
+  func deliver(_ change: Change<Value>) {
+    guard let handler = state.withLock({ $0.handler }) else { return }
+    run(handler, change)
+  }
+
+  /// Whether the observation was bound to an owner that is gone.
+  @usableFromInline var isOrphaned: Bool {
+    isOwnerBound && owner == nil
+  }
+
+  /// Called when an arm is released: if the object is gone, the observation ends.
+  @usableFromInline
+  func armReleased() {
+    if root == nil { end() }
+  }
+
+  /// Ends the observation and releases the handler (outside the lock).
+  @usableFromInline
+  func end() {
+    let handler = state.withLock { state in
+      defer { state.handler = nil }
+      return state.handler
+    }
+    _ = handler
+  }
+
+  // MARK: SubscriptionSource
+
+  package func cancel(_ subscription: Subscription) {
+    end()
+  }
+
+  package func isCancelled(_ subscription: Subscription) -> Bool {
+    state.withLock { $0.handler == nil } || root == nil || isOrphaned
+  }
+
+  package func subscriptionWillDeinit(_ subscription: Subscription) {}
+}
+
+/// Whether the calling code runs on the main queue (the main actor's executor), without Foundation.
+@usableFromInline
+enum MainQueueCheck {
+  /// A marker set on the main queue once.
+  @usableFromInline static let key: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+  }()
+
+  /// Set on every queue an observation delivers to, with the queue's identity, so a willSet can
+  /// tell whether it runs on (or targets) that queue.
+  @usableFromInline static let observedQueueKey = DispatchSpecificKey<ObjectIdentifier>()
+
+  /// Whether the current queue is the main queue.
+  @inlinable static var isOnMainQueue: Bool {
+    DispatchQueue.getSpecific(key: key) ?? false
+  }
+}

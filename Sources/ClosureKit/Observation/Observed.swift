@@ -1,0 +1,239 @@
+/// A value that reports every write to closures, with Key-Value Observing's exact, synchronous
+/// semantics: a property wrapper for class properties, or a standalone box.
+///
+/// ```swift
+/// final class Player {
+///   @Observed var score = 0
+/// }
+/// let player = Player()
+/// player.$score.observe(options: [.old, .new]) { change in
+///   print(change.oldValue!, "->", change.newValue!)
+/// }
+/// player.score += 10            // prints "0 -> 10"
+/// player.$score.modify { $0 *= 2 }   // one change: prints "10 -> 20"
+///
+/// let volume = Observed(0.5)   // the box form
+/// volume.value = 0.8
+/// ```
+///
+/// One write is one change: the prior callbacks (if asked for), then the write, then one post
+/// callback per observer. Writing an equal value is reported, as in KVO, unless the box was made
+/// with `skipsEqualValues: true`.
+///
+/// > Important: Safe from any thread. Concurrent writes are serialised: each observer sees the
+/// > changes in write order, and one write's prior and post callbacks are never interleaved with
+/// > another write's, also with queue delivery. Immediate handlers run on the writing thread,
+/// > before the write returns, outside any lock: they may read, write (delivered depth-first),
+/// > observe or cancel. A writer on another thread waits while they run, so a handler must not
+/// > wait synchronously for another thread that writes to the same box.
+@propertyWrapper
+public final class Observed<Value: Sendable>: Sendable {
+  @usableFromInline let storage: ObservedStorage<Value>
+
+  /// Creates the wrapper of `@Observed var name = value`.
+  ///
+  /// ```swift
+  /// final class Settings {
+  ///   @Observed var theme = "light"
+  /// }
+  /// ```
+  ///
+  /// - Parameter wrappedValue: The initial value.
+  public init(wrappedValue: Value) {
+    storage = ObservedStorage(wrappedValue, isEqual: nil)
+  }
+
+  /// Creates a standalone box.
+  ///
+  /// ```swift
+  /// let progress = Observed(0.0)
+  /// progress.observe { print($0.newValue!) }
+  /// progress.value = 0.5
+  /// ```
+  ///
+  /// - Parameter value: The initial value.
+  public convenience init(_ value: Value) {
+    self.init(wrappedValue: value)
+  }
+
+  init(wrappedValue: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
+    storage = ObservedStorage(wrappedValue, isEqual: isEqual)
+  }
+
+  deinit {
+    storage.close()
+  }
+
+  /// The value; reading it is the same as reading ``value``, assigning it is one write.
+  ///
+  /// ```swift
+  /// settings.theme = "dark"   // through the property wrapper
+  /// ```
+  ///
+  /// > Important: The same rules as ``value``.
+  public var wrappedValue: Value {
+    @inlinable get { storage.read() }
+    @inlinable set { storage.write(newValue) }
+  }
+
+  /// The box itself, so that `$name` offers ``observe(options:on:_:)`` and ``modify(_:)``.
+  ///
+  /// ```swift
+  /// settings.$theme.observe { print("theme:", $0.newValue!) }
+  /// ```
+  public var projectedValue: Observed<Value> {
+    self
+  }
+
+  /// The current value; every assignment is one write, reported to every observer.
+  ///
+  /// ```swift
+  /// let count = Observed(0)
+  /// count.value = 1
+  /// print(count.value)   // 1
+  /// ```
+  ///
+  /// > Important: Reading never waits for handlers. Inside a prior callback it still returns the
+  /// > old value; inside a post callback, the new one. The assignment returns after every
+  /// > immediate handler has run.
+  public var value: Value {
+    @inlinable get { storage.read() }
+    @inlinable set { storage.write(newValue) }
+  }
+
+  /// Changes the value in place, as one write.
+  ///
+  /// ```swift
+  /// let count = Observed(0)
+  /// count.modify { $0 += 1 }   // one change, 0 -> 1, even with other writers around
+  /// ```
+  ///
+  /// - Parameter body: Mutates the value. It runs on a copy while other writers wait, so the
+  ///   read-modify-write is atomic; if it throws, nothing is written and nobody is told.
+  /// - Returns: What `body` returns.
+  ///
+  /// > Important: `body` runs before the prior callbacks (on a copy); do not read or write this
+  /// > box from another thread inside it and wait for that thread.
+  @inlinable
+  public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    try storage.modify(body)
+  }
+
+  /// Registers a handler that runs for every write.
+  ///
+  /// ```swift
+  /// let count = Observed(0)
+  /// let subscription = count.observe(options: [.initial, .new]) { change in
+  ///   print("count is", change.newValue!)
+  /// }
+  /// count.value = 1
+  /// subscription.cancel()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - handler: Receives each ``Change``.
+  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
+  /// > Important: With ``Delivery/immediate`` the handler runs on the writing thread before the
+  /// > write returns, outside any lock, in registration order; with ``ObservationOptions/initial``
+  /// > the initial callback runs (or is enqueued) before this method returns. After the token is
+  /// > cancelled no delivery starts, queued ones included.
+  ///
+  /// - Complexity: O(n) in the number of observers, for the registration and for the
+  ///   cancellation.
+  @discardableResult
+  public func observe(
+    options: ObservationOptions = [.new],
+    on delivery: Delivery = .immediate,
+    _ handler: @escaping @Sendable (Change<Value>) -> Void
+  ) -> Subscription {
+    storage.add(options: options, delivery: delivery, owner: nil, handler: handler)
+  }
+
+  /// Registers a handler bound to `owner`: it ends when `owner` is deallocated and receives it as a
+  /// strong parameter, so it needs no `[weak self]`.
+  ///
+  /// ```swift
+  /// final class ScoreLabel: Sendable {
+  ///   func show(_ score: Int) { print(score) }
+  /// }
+  /// let label = ScoreLabel()
+  /// player.$score.observe(owner: label) { label, change in label.show(change.newValue!) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - handler: Receives the owner and each ``Change``.
+  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
+  /// > Important: Once the owner is gone the handler is never called again; what it captured is
+  /// > released no later than the next write or registration.
+  @discardableResult
+  public func observe<Owner: AnyObject & Sendable>(
+    owner: Owner,
+    options: ObservationOptions = [.new],
+    on delivery: Delivery = .immediate,
+    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) -> Subscription {
+    storage.add(options: options, delivery: delivery, owner: owner) { [weak owner] change in
+      guard let owner else { return }
+      handler(owner, change)
+    }
+  }
+
+  /// The number of handlers that have not ended.
+  ///
+  /// ```swift
+  /// let count = Observed(0)
+  /// count.observe { _ in }
+  /// assert(count.observerCount == 1)
+  /// ```
+  ///
+  /// - Complexity: O(n) in the number of observers.
+  public var observerCount: Int {
+    storage.observerCount
+  }
+}
+
+extension Observed where Value: Equatable {
+  /// Creates the wrapper of `@Observed(skipsEqualValues: true) var name = value`.
+  ///
+  /// ```swift
+  /// final class Cursor {
+  ///   @Observed(skipsEqualValues: true) var line = 1
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - wrappedValue: The initial value.
+  ///   - skipsEqualValues: When `true`, a write of a value equal (`==`) to the current one is not a
+  ///     change: no prior callback, no write, no post callback. When `false`, every write is
+  ///     reported, as in KVO (the default of the other initialisers).
+  public convenience init(wrappedValue: Value, skipsEqualValues: Bool) {
+    self.init(wrappedValue: wrappedValue, isEqual: skipsEqualValues ? Self.equality : nil)
+  }
+
+  /// Creates a standalone box that may skip equal writes.
+  ///
+  /// ```swift
+  /// let line = Observed(1, skipsEqualValues: true)
+  /// line.observe { print($0.newValue!) }
+  /// line.value = 1   // prints nothing
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - value: The initial value.
+  ///   - skipsEqualValues: When `true`, writing an equal value reports nothing.
+  public convenience init(_ value: Value, skipsEqualValues: Bool) {
+    self.init(wrappedValue: value, isEqual: skipsEqualValues ? Self.equality : nil)
+  }
+
+  /// `==`, as the comparison of a box that skips equal writes.
+  static var equality: @Sendable (Value, Value) -> Bool {
+    { lhs, rhs in lhs == rhs }
+  }
+}

@@ -1,0 +1,81 @@
+import ClosureKitFoundation
+import ClosureKitTestServer
+import Foundation
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+extension Chapter {
+  static let network = Chapter(
+    name: "network",
+    summary: "URLSession with per-task closures, bytes(for:) with a progress bar, download(for:progress:)"
+  ) {
+    let server = try LoopbackServer()
+    defer { server.stop() }
+    print("A loopback HTTP/1.1 server is listening on \(server.baseURL.absoluteString).")
+    let session = ClosureURLSession(configuration: .ephemeral)
+    defer { session.finishTasksAndInvalidate() }
+
+    print("\n1. Streaming 2 MB with bytes(for:), drawing a progress bar as chunks arrive:")
+    let (bytes, response) = try await session.bytes(for: URLRequest(url: server.url("/paced/2097152/40")))
+    let expected = max(response.expectedContentLength, 1)
+    var received: Int64 = 0
+    for try await chunk in bytes.chunks {
+      received += Int64(chunk.count)
+      drawProgressBar(fraction: Double(received) / Double(expected), received: received)
+    }
+    print("")
+
+    print("\n2. Per-task closures: a redirect that is followed, shown as it happens:")
+    let done = AsyncStream.makeStream(of: String.self)
+    session.dataTask(
+      with: URLRequest(url: server.url("/redirect/302/relative/echo/landing/")),
+      handlers: URLTaskHandlers(
+        data: { chunk in print("  body: \(String(decoding: chunk, as: UTF8.self))") },
+        redirect: { response, request in
+          print(
+            "  \(response.statusCode) -> \(request.url?.absoluteString ?? "?") (followed: the closure returned the request)"
+          )
+          return request
+        },
+        completion: { result in
+          switch result {
+          case .success(let response): done.continuation.yield("completed once: \(response.url?.absoluteString ?? "?")")
+          case .failure(let error): done.continuation.yield("completed once with \(error.code)")
+          }
+          done.continuation.finish()
+        }
+      )
+    ).resume()
+    for await line in done.stream { print("  \(line)") }
+
+    print("\n3. Faults are typed errors: a server that never answers, with a 0.3 s timeout:")
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.timeoutIntervalForRequest = 0.3
+    let impatient = ClosureURLSession(configuration: configuration)
+    do {
+      _ = try await impatient.bytes(for: URLRequest(url: server.url("/never")))
+    } catch let error as URLError {
+      print("  URLError(.\(error.code == .timedOut ? "timedOut" : "\(error.code.rawValue)"))")
+    }
+    impatient.finishTasksAndInvalidate()
+
+    print("\n4. download(for:progress:) writes to a file you own:")
+    let (file, _) = try await session.download(for: URLRequest(url: server.url("/bytes/1000000"))) { _ in }
+    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+    print("  \(size) bytes in \(file.lastPathComponent); removing it")
+    try FileManager.default.removeItem(at: file)
+  }
+}
+
+/// Redraws a 30-column progress bar on the current terminal line.
+@MainActor
+private func drawProgressBar(fraction: Double, received: Int64) {
+  let width = 30
+  let filled = Int((fraction * Double(width)).rounded(.down))
+  let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+  let percent = Int((fraction * 100).rounded(.down))
+  print("\r  [\(bar)] \(percent)% \(received / 1024) KB", terminator: "")
+  fflush(nil)  // redraw now: standard output is buffered until a newline or, in a pipe, longer
+}

@@ -1,0 +1,90 @@
+import ClosureKit
+import ClosureKitFoundation
+import ClosureKitTestServer
+import ClosureKitTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+@Suite struct ClosureURLSessionFaultTests {
+  @Test func unsupportedSchemeIsATypedErrorAndCompletesOnce() async throws {
+    let log = await run(URLRequest(url: URL(string: "gopher://127.0.0.1/")!))
+    #expect(log.errorCode == .unsupportedURL)
+    #expect(log.completionCount == 1)
+  }
+
+  @Test func refusedConnectionIsATypedErrorAndCompletesOnce() async throws {
+    let server = try LoopbackServer()
+    let closedPort = server.url("/bytes/1")
+    server.stop()
+    let log = await run(URLRequest(url: closedPort))
+    #expect(log.errorCode == .cannotConnectToHost)
+    #expect(log.completionCount == 1)
+  }
+
+  @Test func serverClosingMidBodyIsNetworkConnectionLost() async throws {
+    try await withServer { server in
+      let log = await run(URLRequest(url: server.url("/truncated/400000")))
+      #expect(log.errorCode == .networkConnectionLost)
+      #expect(log.completionCount == 1)
+      #expect(log.body.withLock { $0.count } == 200_000)
+    }
+  }
+
+  @Test func timeoutIsTimedOutAndCompletesOnce() async throws {
+    try await withServer { server in
+      let log = await run(URLRequest(url: server.url("/never")), timeout: 0.3)
+      #expect(log.errorCode == .timedOut)
+      #expect(log.completionCount == 1)
+    }
+  }
+
+  @Test func bytesForAnUnsupportedSchemeThrowsUnsupportedURL() async throws {
+    let session = makeSession()
+    let error = await #expect(throws: URLError.self) {
+      _ = try await session.bytes(for: URLRequest(url: URL(string: "gopher://127.0.0.1/")!))
+    }
+    #expect(error?.code == .unsupportedURL)
+    await invalidate(session)
+  }
+
+  @Test func bytesForARefusedConnectionThrowsCannotConnectToHost() async throws {
+    let server = try LoopbackServer()
+    let closedPort = server.url("/bytes/1")
+    server.stop()
+    let session = makeSession()
+    let error = await #expect(throws: URLError.self) {
+      _ = try await session.bytes(for: URLRequest(url: closedPort))
+    }
+    #expect(error?.code == .cannotConnectToHost)
+    await invalidate(session)
+  }
+
+  @Test func bytesThrowsTimedOutWhenTheServerNeverAnswers() async throws {
+    try await withServer { server in
+      let session = makeSession(timeout: 0.3)
+      let error = await #expect(throws: URLError.self) {
+        _ = try await session.bytes(for: URLRequest(url: server.url("/never")))
+      }
+      #expect(error?.code == .timedOut)
+      await invalidate(session)
+    }
+  }
+
+  @Test func bytesThrowsNetworkConnectionLostWhenTheServerClosesMidBody() async throws {
+    try await withServer { server in
+      let session = makeSession()
+      let (bytes, _) = try await session.bytes(for: URLRequest(url: server.url("/truncated/400000")))
+      var count = 0
+      let error = await #expect(throws: URLError.self) {
+        for try await chunk in bytes.chunks { count += chunk.count }
+      }
+      #expect(error?.code == .networkConnectionLost)
+      #expect(count == 200_000)
+      await invalidate(session)
+    }
+  }
+}

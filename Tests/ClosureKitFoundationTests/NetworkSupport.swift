@@ -1,0 +1,100 @@
+import ClosureKit
+import ClosureKitFoundation
+import ClosureKitTestServer
+import ClosureKitTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A thread-safe list of what a task's closures saw.
+final class NetworkLog: Sendable {
+  let events = Locked<[String]>([])
+  let body = Locked<[UInt8]>([])
+  let results = Locked<[Result<URLResponse, URLError>]>([])
+  let downloadProgress = Locked<[TransferProgress]>([])
+  let uploadProgress = Locked<[TransferProgress]>([])
+  let completed = Expectation()
+
+  func note(_ event: String) { events.withLock { $0.append(event) } }
+
+  /// Closures that record everything; `configure` adds or replaces some.
+  func handlers(_ configure: (inout URLTaskHandlers) -> Void = { _ in }) -> URLTaskHandlers {
+    var handlers = URLTaskHandlers(
+      data: { [self] chunk in body.withLock { $0 += chunk } },
+      uploadProgress: { [self] progress in uploadProgress.withLock { $0.append(progress) } },
+      downloadProgress: { [self] progress in downloadProgress.withLock { $0.append(progress) } },
+      completion: { [self] result in
+        results.withLock { $0.append(result) }
+        completed.fulfill()
+      }
+    )
+    configure(&handlers)
+    return handlers
+  }
+
+  var text: String { String(decoding: body.withLock { $0 }, as: UTF8.self) }
+  var completionCount: Int { results.withLock { $0.count } }
+  var result: Result<URLResponse, URLError>? { results.withLock { $0.first } }
+  var statusCode: Int? { (try? result?.get() as? HTTPURLResponse)?.statusCode }
+  var errorCode: URLError.Code? {
+    guard case .failure(let error) = result else { return nil }
+    return error.code
+  }
+}
+
+/// A session with short timeouts for tests.
+func makeSession(timeout: TimeInterval = 30) -> ClosureURLSession {
+  let configuration = URLSessionConfiguration.ephemeral
+  configuration.timeoutIntervalForRequest = timeout
+  return ClosureURLSession(configuration: configuration)
+}
+
+/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
+/// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
+func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while !condition() {
+    if ContinuousClock.now > deadline { return false }
+    await Task.yield()
+  }
+  return true
+}
+
+/// Runs one data task to completion and invalidates the session; the log then holds everything.
+func run(
+  _ request: URLRequest,
+  timeout: TimeInterval = 30,
+  _ configure: (inout URLTaskHandlers) -> Void = { _ in }
+) async -> NetworkLog {
+  let log = NetworkLog()
+  let session = makeSession(timeout: timeout)
+  session.dataTask(with: request, handlers: log.handlers(configure)).resume()
+  #expect(await log.completed.wait(timeout: .seconds(30)))
+  await invalidate(session)
+  return log
+}
+
+/// Invalidates `session` and waits until URLSession has finished with it: any second completion
+/// would have run by then.
+func invalidate(_ session: ClosureURLSession) async {
+  let invalidated = Expectation()
+  session.whenInvalidated { invalidated.fulfill() }
+  session.finishTasksAndInvalidate()
+  #expect(await invalidated.wait(timeout: .seconds(30)))
+  #expect(session.pendingTaskCount == 0)
+}
+
+/// The byte at `offset` of the server's `/bytes/N` body.
+func patternByte(_ offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset) }
+
+/// Starts a loopback server for one test and stops it at the end, also if the test throws.
+func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
+  let server = try LoopbackServer()
+  defer { server.stop() }
+  let result = try await body(server)
+  #expect(await server.wait(until: { $0.openConnectionCount == 0 }), "a connection was left open")
+  return result
+}

@@ -1,0 +1,315 @@
+import ClosureKit
+import Dispatch
+import Testing
+
+/// Keys shared by the tests below.
+enum TestKeys {
+  static let name = AssociatedKey<String>()
+  static let otherName = AssociatedKey<String>()
+  static let number = AssociatedKey<Int>()
+  static let tracked = AssociatedKey<Tracked>()
+}
+
+/// Makes the Linux side table release the values of every object that died before this call, by
+/// making as many accesses as the table has entries (its documented bound). No-op on Apple
+/// platforms, where values are released at deallocation.
+func sweepAssociations() {
+  #if !canImport(ObjectiveC)
+    let probe = Tracked("probe")
+    for _ in 0..<AssociationTable.shared.count { _ = TestKeys.number.value(for: probe) }
+  #endif
+}
+
+/// A value whose deinit writes an associated value: proves no lock is held while values are released.
+final class ReentrantValue: Sendable {
+  let target: Tracked
+  init(target: Tracked) { self.target = target }
+  deinit { TestKeys.number.setValue(42, for: target) }
+}
+
+/// An object that removes its associated value in its deinit, the Linux way to release it at once.
+final class RemovesInDeinit {
+  deinit { TestKeys.tracked.removeValue(for: self) }
+}
+
+/// An object that reads its associated value in its deinit.
+final class ReadsInDeinit {
+  let seen: Recorder<String?>
+  init(_ seen: Recorder<String?>) { self.seen = seen }
+  deinit { seen.append(TestKeys.name.value(for: self)) }
+}
+
+@Suite struct AssociatedKeyTests {
+  @Test func valueIsReturnedForTheObjectAndKeyItWasSetFor() {
+    let first = Tracked("first")
+    let second = Tracked("second")
+    TestKeys.name.setValue("a", for: first)
+    #expect(TestKeys.name.value(for: first) == "a")
+    #expect(TestKeys.name.value(for: second) == nil)
+    #expect(TestKeys.otherName.value(for: first) == nil)
+    TestKeys.otherName.setValue("b", for: first)
+    #expect(TestKeys.name.value(for: first) == "a")
+    #expect(TestKeys.otherName.value(for: first) == "b")
+  }
+
+  @Test func copiesOfAKeyAreTheSameKeyAndNewKeysAreDistinct() {
+    let object = Tracked()
+    let key = AssociatedKey<Int>()
+    let copy = key
+    key.setValue(1, for: object)
+    #expect(copy.value(for: object) == 1)
+    #expect(copy == key)
+    let other = AssociatedKey<Int>()
+    #expect(other != key)
+    #expect(other.value(for: object) == nil)
+  }
+
+  @Test func settingReplacesAndReleasesThePreviousValueAtOnce() {
+    let object = Tracked()
+    weak var old: Tracked?
+    do {
+      let value = Tracked("old")
+      old = value
+      TestKeys.tracked.setValue(value, for: object)
+    }
+    #expect(old != nil)
+    TestKeys.tracked.setValue(Tracked("new"), for: object)
+    #expect(old == nil)
+    #expect(TestKeys.tracked.value(for: object)?.name == "new")
+  }
+
+  @Test func removeValueReleasesTheValueAtOnce() {
+    let object = Tracked()
+    weak var released: Tracked?
+    do {
+      let value = Tracked("value")
+      released = value
+      TestKeys.tracked.setValue(value, for: object)
+    }
+    TestKeys.tracked.removeValue(for: object)
+    #expect(released == nil)
+    #expect(TestKeys.tracked.value(for: object) == nil)
+    TestKeys.tracked.removeValue(for: object)  // removing nothing is fine
+  }
+
+  @Test func theObjectIsNotRetained() {
+    weak var weakObject: Tracked?
+    do {
+      let object = Tracked()
+      weakObject = object
+      TestKeys.name.setValue("x", for: object)
+    }
+    #expect(weakObject == nil)
+  }
+
+  @Test func valueIsReleasedWithTheObject() {
+    weak var released: Tracked?
+    do {
+      let object = Tracked("object")
+      let value = Tracked("value")
+      released = value
+      TestKeys.tracked.setValue(value, for: object)
+    }
+    #if canImport(ObjectiveC)
+      #expect(released == nil)  // at deallocation
+    #else
+      // Linux: within as many accesses to the table as it had entries when the object died.
+      let bound = AssociationTable.shared.count
+      let probe = Tracked("probe")
+      for _ in 0..<bound { _ = TestKeys.number.value(for: probe) }
+      #expect(released == nil)
+    #endif
+  }
+
+  @Test func insideTheObjectsDeinitTheValueIsVisibleOnlyOnApplePlatforms() {
+    let seen = Recorder<String?>()
+    do {
+      let object = ReadsInDeinit(seen)
+      TestKeys.name.setValue("kept", for: object)
+    }
+    #if canImport(ObjectiveC)
+      #expect(seen.values == ["kept"])
+    #else
+      #expect(seen.values == [nil])
+    #endif
+  }
+
+  @Test func removeValueFromTheObjectsDeinitReleasesTheValueAtOnce() {
+    weak var released: Tracked?
+    do {
+      let value = Tracked("value")
+      released = value
+      let object = RemovesInDeinit()
+      TestKeys.tracked.setValue(value, for: object)
+    }
+    #expect(released == nil)
+  }
+
+  @Test func aValueDeinitMayUseAssociatedValues() {
+    let object = Tracked("object")
+    let target = Tracked("target")
+    let key = AssociatedKey<ReentrantValue>()
+    key.setValue(ReentrantValue(target: target), for: object)
+    key.removeValue(for: object)  // would deadlock if the value were released under the lock
+    #expect(TestKeys.number.value(for: target) == 42)
+  }
+
+  @Test func noValueIsHandedToANewObjectAtAReusedAddress() {
+    let key = AssociatedKey<Int>()
+    var reused = 0
+    for _ in 0..<20 {
+      var old: [Tracked] = (0..<500).map { Tracked("old \($0)") }
+      for (number, object) in old.enumerated() { key.setValue(number, for: object) }
+      let oldIdentities = Set(old.map(ObjectIdentifier.init))
+      old.removeAll()
+      let new = (0..<500).map { Tracked("new \($0)") }
+      for object in new {
+        if oldIdentities.contains(ObjectIdentifier(object)) { reused += 1 }
+        #expect(key.value(for: object) == nil)
+      }
+    }
+    #expect(reused > 0, "the allocator never reused an address: the test proved nothing")
+  }
+
+  @Test func manyThreadsGetAndSetSafely() async {
+    let shared = Tracked("shared")
+    let key = AssociatedKey<Int>()
+    let trackedKey = AssociatedKey<Tracked>()
+    DispatchQueue.concurrentPerform(iterations: 8) { thread in
+      let mine = Tracked("mine")
+      for step in 0..<2_000 {
+        key.setValue(step, for: shared)
+        _ = key.value(for: shared)
+        key.setValue(step, for: mine)
+        #expect(key.value(for: mine) == step)
+        let shortLived = Tracked("short")
+        trackedKey.setValue(Tracked("value"), for: shortLived)
+        _ = trackedKey.value(for: shortLived)
+        if step % 3 == thread % 3 { key.removeValue(for: shared) }
+      }
+    }
+    key.setValue(-1, for: shared)
+    #expect(key.value(for: shared) == -1)
+  }
+}
+
+#if !canImport(ObjectiveC)
+  /// The Linux side table's own guarantees, checked on a private table so that no other test's
+  /// accesses move its sweep.
+  @Suite struct AssociationTableTests {
+    @Test func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
+      let table = AssociationTable()
+      var reused = 0
+      var staleEntries = 0
+      for _ in 0..<20 {
+        var old: [Tracked] = (0..<500).map { Tracked("old \($0)") }
+        var oldValues: [ObjectIdentifier: Tracked] = [:]
+        for object in old {
+          let value = Tracked("value")
+          oldValues[ObjectIdentifier(object)] = value
+          table.setValue(value, for: object, key: 1)
+        }
+        let weakValues = oldValues.mapValues { WeakTracked($0) }
+        oldValues.removeAll()
+        old.removeAll()
+        let new = (0..<500).map { Tracked("new \($0)") }
+        for object in new {
+          let identity = ObjectIdentifier(object)
+          let stale = weakValues[identity]
+          if stale != nil { reused += 1 }
+          if stale?.object != nil { staleEntries += 1 }
+          #expect(table.value(for: object, key: 1) == nil)
+          #expect(stale?.object == nil, "the lookup released the dead object's value")
+        }
+      }
+      #expect(reused > 0, "the allocator never reused an address: the test proved nothing")
+      #expect(staleEntries > 0, "the sweep removed every stale entry first: the lookup check went untested")
+    }
+
+    @Test func deadEntriesAreReleasedWithinAsManyAccessesAsTheTableHasEntries() {
+      for victim in [0, 1, 250, 998, 999] {
+        let table = AssociationTable()
+        var objects: [Tracked] = (0..<1_000).map { Tracked("object \($0)") }
+        for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
+        // Move the sweep somewhere in the middle.
+        let probe = Tracked("probe")
+        for _ in 0..<300 { _ = table.value(for: probe, key: 1) }
+        weak let released = table.value(for: objects[victim], key: 1)
+        objects.remove(at: victim)
+        #expect(released != nil)
+        let bound = table.count
+        for _ in 0..<bound { _ = table.value(for: probe, key: 1) }
+        #expect(released == nil, "victim \(victim)")
+        #expect(table.count == 999)
+      }
+    }
+
+    @Test func insertionsDuringTheSweepDoNotDelayTheBound() {
+      let table = AssociationTable()
+      var objects: [Tracked] = (0..<100).map { Tracked("object \($0)") }
+      for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
+      let probe = Tracked("probe")
+      while !(50...51).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
+      // The entry just behind the cursor dies: the sweep must wrap around to reach it, while
+      // every access adds an entry at the end. (No entry was removed, so entries are in order.)
+      let victim = table.sweepCursor - 1
+      weak let released = table.value(for: objects[victim], key: 1)
+      objects.remove(at: victim)
+      #expect(released != nil)
+      let bound = table.count
+      var added: [Tracked] = []
+      for _ in 0..<bound {
+        let object = Tracked("added")
+        added.append(object)
+        // Key 2: a new object at the victim's address must not find (and release) its entry.
+        table.setValue(Tracked("value"), for: object, key: 2)
+      }
+      #expect(released == nil)
+    }
+
+    @Test func explicitRemovalsKeepEveryEntryInTheSweep() {
+      let table = AssociationTable()
+      var objects: [Tracked] = (0..<200).map { Tracked("object \($0)") }
+      for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
+      let probe = Tracked("probe")
+      for _ in 0..<60 { _ = table.value(for: probe, key: 1) }  // cursor at 120
+      // The last entry is the one that dies; removals behind the cursor move it around.
+      weak let released = table.value(for: objects[199], key: 1)
+      objects.removeLast()
+      for object in objects[0..<50] { table.setValue(nil, for: object, key: 1) }
+      let bound = table.count
+      for _ in 0..<bound { _ = table.value(for: probe, key: 1) }
+      #expect(released == nil)
+      #expect(table.count == 149)
+    }
+
+    @Test func aValueSetDuringTheObjectsDeinitIsReleasedAtOnce() {
+      let table = AssociationTable()
+      weak var released: Tracked?
+      do {
+        let value = Tracked("value")
+        released = value
+        _ = SetsInDeinit(table: table, value: value)
+      }
+      #expect(released == nil)
+      #expect(table.count == 0)
+    }
+  }
+
+  /// A weak reference to a ``Tracked``, to keep in collections.
+  final class WeakTracked {
+    weak var object: Tracked?
+    init(_ object: Tracked) { self.object = object }
+  }
+
+  /// An object that sets a value on itself in its deinit.
+  final class SetsInDeinit {
+    let table: AssociationTable
+    let value: Tracked
+    init(table: AssociationTable, value: Tracked) {
+      self.table = table
+      self.value = value
+    }
+    deinit { table.setValue(value, for: self, key: 1) }
+  }
+#endif

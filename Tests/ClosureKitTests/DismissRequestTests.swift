@@ -1,0 +1,166 @@
+import ClosureKit
+import Dispatch
+import Testing
+
+/// A presented screen.
+final class EditScreen: Presentable {
+  var title = ""
+  init() {}
+}
+
+/// The presenter: dismisses screens and records which.
+final class Presenter: Sendable {
+  let dismissed = Recorder<String>()
+  func close(_ title: String) { dismissed.append(title) }
+}
+
+/// A presented object that several threads share.
+final class SharedScreen: DismissRequesting, Sendable {}
+
+@Suite struct DismissRequestTests {
+  @Test func registeringRequestingAndCancellingFromManyThreadsIsSafe() {
+    let screen = SharedScreen()
+    let count = Counter()
+    DispatchQueue.concurrentPerform(iterations: 8) { _ in
+      for _ in 0..<500 {
+        let token = screen.onDismissRequest { _ in count.increment() }
+        screen.requestDismiss()
+        token.cancel()
+      }
+    }
+    #expect(count.value <= 8 * 500)
+    #expect(!screen.requestDismiss())
+  }
+
+  @Test func requestDismissWithoutAClosureReturnsFalse() {
+    #expect(!EditScreen().requestDismiss())
+  }
+
+  @Test func withoutOwnerTheClosureReceivesThePresentedObjectEachTime() {
+    let screen = EditScreen().configured { $0.title = "edit" }
+    let recorder = Recorder<String>()
+    screen.onDismissRequest { screen in recorder.append(screen.title) }
+    #expect(screen.requestDismiss())
+    #expect(screen.requestDismiss())
+    #expect(recorder.values == ["edit", "edit"])
+  }
+
+  @Test func withOwnerTheClosureReceivesTheOwner() {
+    let presenter = Presenter()
+    let screen = EditScreen().configured { $0.title = "edit" }
+    screen.onDismissRequest(owner: presenter) { presenter, screen in presenter.close(screen.title) }
+    #expect(screen.requestDismiss())
+    #expect(presenter.dismissed.values == ["edit"])
+  }
+
+  @Test func theOwnerIsHeldWeaklyAndItsDeathReleasesTheClosureAtTheNextRequest() {
+    let screen = EditScreen()
+    weak var weakPresenter: Presenter?
+    weak var captured: Tracked?
+    do {
+      let presenter = Presenter()
+      weakPresenter = presenter
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest(owner: presenter) { presenter, _ in presenter.close(tracked.name) }
+    }
+    #expect(weakPresenter == nil)
+    #expect(captured != nil)
+    #expect(!screen.requestDismiss())
+    #expect(captured == nil)
+  }
+
+  @Test func theClosureIsReleasedWithThePresentedObject() {
+    weak var captured: Tracked?
+    weak var weakScreen: EditScreen?
+    do {
+      let screen = EditScreen()
+      weakScreen = screen
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest { _ in _ = tracked }
+    }
+    #expect(weakScreen == nil)
+    sweepAssociations()
+    #expect(captured == nil)
+  }
+
+  @Test func aNewClosureReplacesAndReleasesTheOldOne() {
+    let screen = EditScreen()
+    let recorder = Recorder<String>()
+    weak var captured: Tracked?
+    do {
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest { _ in recorder.append(tracked.name) }
+    }
+    screen.onDismissRequest { _ in recorder.append("new") }
+    #expect(captured == nil)
+    screen.requestDismiss()
+    #expect(recorder.values == ["new"])
+  }
+
+  @Test func cancellingTheTokenRemovesTheClosureButNotALaterOne() {
+    let screen = EditScreen()
+    let recorder = Recorder<String>()
+    let first = screen.onDismissRequest { _ in recorder.append("first") }
+    first.cancel()
+    #expect(!screen.requestDismiss())
+    let second = screen.onDismissRequest { _ in recorder.append("second") }
+    let third = screen.onDismissRequest { _ in recorder.append("third") }
+    second.cancel()  // already replaced: must not remove the third
+    #expect(screen.requestDismiss())
+    third.cancel()
+    #expect(!screen.requestDismiss())
+    #expect(recorder.values == ["third"])
+  }
+
+  @Test func theClosureMayRegisterAndRequestAgainWithoutDeadlock() {
+    let screen = EditScreen()
+    let recorder = Recorder<String>()
+    screen.onDismissRequest { screen in
+      recorder.append("first")
+      screen.onDismissRequest { _ in recorder.append("second") }
+      screen.requestDismiss()
+    }
+    screen.requestDismiss()
+    #expect(recorder.values == ["first", "second"])
+  }
+
+  @Test func makeCreatesConfiguresAndRegisters() {
+    let recorder = Recorder<String>()
+    let screen = make(EditScreen.self) { screen in
+      screen.title = "rename"
+    } onDismissRequest: { screen in
+      recorder.append(screen.title)
+    }
+    #expect(screen.title == "rename")
+    #expect(screen.requestDismiss())
+    #expect(recorder.values == ["rename"])
+  }
+
+  @Test func makeWithOwnerBindsTheClosureToTheOwner() {
+    let presenter = Presenter()
+    let screen = make(EditScreen.self, owner: presenter) { screen in
+      screen.title = "share"
+    } onDismissRequest: { presenter, screen in
+      presenter.close(screen.title)
+    }
+    #expect(screen.requestDismiss())
+    #expect(presenter.dismissed.values == ["share"])
+  }
+
+  @Test func makeDoesNotRegisterWhenConfigureThrows() {
+    weak var captured: Tracked?
+    #expect(throws: ConfigurationFailed.self) {
+      let tracked = Tracked()
+      captured = tracked
+      _ = try make(EditScreen.self) { _ in
+        throw ConfigurationFailed()
+      } onDismissRequest: { _ in
+        _ = tracked
+      }
+    }
+    #expect(captured == nil)
+  }
+}

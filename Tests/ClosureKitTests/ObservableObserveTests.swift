@@ -1,0 +1,282 @@
+import ClosureKitTesting
+import Dispatch
+import Observation
+import Testing
+
+@testable import ClosureKit
+
+// Models owned by one queue each: every read and write of a test happens on that queue.
+// @unchecked Sendable: the tests touch them only on their owning queue (or before sharing them).
+@Observable final class Customer: @unchecked Sendable {
+  var name: String
+  init(name: String) { self.name = name }
+}
+
+@Observable final class Order: @unchecked Sendable {
+  var customer: Customer
+  var count = 0
+  init(customer: Customer = Customer(name: "A")) { self.customer = customer }
+}
+
+/// A model safe to write from any thread: its storage is behind a pthread mutex. (Not
+/// `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see its synchronisation and reports
+/// false races.)
+final class SharedCounter: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  private let storage = Locked(0)
+
+  var value: Int {
+    get {
+      registrar.access(self, keyPath: \.value)
+      return storage.withLock { $0 }
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
+    }
+  }
+}
+
+/// A thread-safe counter for handlers that run on several threads at once, behind a pthread mutex
+/// that ThreadSanitizer understands (see ``SharedCounter``).
+final class ThreadSafeCounter: Sendable {
+  private let storage = Locked(0)
+  var value: Int { storage.withLock { $0 } }
+  func increment() { storage.withLock { $0 += 1 } }
+}
+
+@Suite struct ObservableObserveTests {
+  typealias C = Change<Int>
+  let queue = DispatchQueue(label: "model")
+
+  /// Runs `body` on the model's queue and waits until the hops it caused have run there too.
+  func onModelQueue(_ body: () -> Void) {
+    queue.sync(execute: body)
+    queue.sync {}
+  }
+
+  @Test func observationContinuesAfterEveryChange() {
+    let order = Order()
+    let seen = Recorder<C>()
+    order.observe(\.count, options: [.old, .new], on: .queue(queue)) { seen.append($0) }
+    for value in 1...3 { onModelQueue { order.count = value } }
+    #expect(seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)])
+  }
+
+  @MainActor @Test func priorIsTheWillSetMomentAndPostCarriesOldAndNew() async {
+    let order = Order()
+    let seen = Recorder<C>()
+    let readInPrior = Recorder<Int>()
+    let posted = Expectation()
+    order.observe(\.count, options: [.prior, .old, .new]) { change in
+      seen.append(change)
+      if change.isPrior { readInPrior.append(order.count) } else { posted.fulfill() }
+    }
+    order.count = 7  // on the main actor: the post callback hops to the main queue
+    #expect(await posted.wait(timeout: .seconds(5)))
+    #expect(readInPrior.values == [0])
+    #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 7)])
+  }
+
+  @Test func initialReportsTheCurrentValue() {
+    let order = Order()
+    order.count = 3
+    let seen = Recorder<C>()
+    order.observe(\.count, options: [.initial, .new]) { seen.append($0) }
+    #expect(seen.values == [C(newValue: 3)])
+  }
+
+  @Test func keyPathChainFollowsAReplacedIntermediateObject() {
+    let first = Customer(name: "A")
+    let order = Order(customer: first)
+    let seen = Recorder<Change<String>>()
+    order.observe(\.customer.name, options: [.old, .new], on: .queue(queue)) { seen.append($0) }
+    onModelQueue { order.customer.name = "B" }
+    onModelQueue { order.customer = Customer(name: "C") }
+    onModelQueue { first.name = "ignored: no longer on the path" }
+    onModelQueue { order.customer.name = "D" }
+    #expect(
+      seen.values == [
+        Change(oldValue: "A", newValue: "B"), Change(oldValue: "B", newValue: "C"),
+        Change(oldValue: "C", newValue: "D"),
+      ]
+    )
+  }
+
+  @Test func observationStopsWhenTheObjectIsDeallocated() {
+    weak var weakOrder: Order?
+    weak var weakCapture: Tracked?
+    var subscription: Subscription?
+    do {
+      let order = Order()
+      weakOrder = order
+      let captured = Tracked()
+      weakCapture = captured
+      subscription = order.observe(\.count) { _ in _ = captured }
+      #expect(subscription?.isCancelled == false)
+    }
+    #expect(weakOrder == nil)
+    #expect(weakCapture == nil)
+    #expect(subscription?.isCancelled == true)
+  }
+
+  @Test func cancelStopsTheObservationAndReleasesCaptures() {
+    let order = Order()
+    let count = Counter()
+    weak var weakCapture: Tracked?
+    let subscription: Subscription
+    do {
+      let captured = Tracked()
+      weakCapture = captured
+      subscription = order.observe(\.count, on: .queue(queue)) { _ in
+        count.increment()
+        _ = captured
+      }
+    }
+    onModelQueue { order.count = 1 }
+    subscription.cancel()
+    onModelQueue { order.count = 2 }
+    onModelQueue { order.count = 3 }
+    #expect(count.value == 1)
+    #expect(weakCapture == nil)
+    #expect(subscription.isCancelled)
+  }
+
+  @Test func ownerBoundObservationReceivesTheOwnerAndEndsWithIt() {
+    let order = Order()
+    let seen = Recorder<String>()
+    var owner: Tracked? = Tracked("screen")
+    let subscription = order.observe(\.count, owner: owner!, on: .queue(queue)) { owner, change in
+      seen.append("\(owner.name) \(change.newValue!)")
+    }
+    onModelQueue { order.count = 1 }
+    owner = nil
+    onModelQueue { order.count = 2 }
+    #expect(seen.values == ["screen 1"])
+    #expect(subscription.isCancelled)
+  }
+
+  @Test func queueDeliveryRunsTheHandlerOnTheQueue() async {
+    let key = DispatchSpecificKey<Int>()
+    queue.setSpecific(key: key, value: 42)
+    let order = Order()
+    let onQueue = Recorder<Bool>()
+    let done = Expectation(count: 2)
+    order.observe(\.count, options: [.prior, .new], on: .queue(queue)) { _ in
+      onQueue.append(DispatchQueue.getSpecific(key: key) == 42)
+      done.fulfill()
+    }
+    queue.sync { order.count = 1 }
+    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(onQueue.values == [true, true])
+  }
+
+  @Test func lastValueIsAlwaysDeliveredAfter100000WritesOnTheOwningQueue() async {
+    let order = Order()
+    let seen = Recorder<C>()
+    let last = Expectation()
+    order.observe(\.count, options: [.old, .new], on: .queue(queue)) { change in
+      seen.append(change)
+      if change.newValue == 100_000 { last.fulfill() }
+    }
+    queue.async {
+      for value in 1...100_000 { order.count = value }
+    }
+    #expect(await last.wait(timeout: .seconds(20)))
+    queue.sync {}
+    let changes = seen.values
+    // Never out of order, never twice, the last value last.
+    #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.newValue! < $1.newValue! })
+    #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue })
+    #expect(changes.last?.newValue == 100_000)
+  }
+
+  @MainActor @Test func lastValueIsAlwaysDeliveredAfter100000WritesOnTheMainActor() async {
+    let order = Order()
+    let seen = Recorder<C>()
+    let last = Expectation()
+    order.observe(\.count, options: [.old, .new]) { change in
+      seen.append(change)
+      if change.newValue == 100_000 { last.fulfill() }
+    }
+    for value in 1...100_000 { order.count = value }
+    #expect(await last.wait(timeout: .seconds(20)))
+    #expect(seen.values == [C(oldValue: 0, newValue: 100_000)])
+  }
+
+  @Test func equalWritesOfAnEquatablePropertyAreNotReported() {
+    let order = Order()
+    let count = Counter()
+    order.observe(\.count, on: .queue(queue)) { _ in count.increment() }
+    onModelQueue { order.count = 0 }
+    onModelQueue { order.count += 1 }
+    #expect(count.value == 1)
+  }
+
+  @MainActor @Test func changesSequenceYieldsAndFinishesWhenTheObjectIsDeallocated() async {
+    var order: Order? = Order()
+    let stream = order!.changes(of: \.count, options: [.initial, .new])
+    var iterator = stream.makeAsyncIterator()
+    #expect(await iterator.next()?.newValue == 0)
+    order!.count = 5  // on the main actor, which owns the model here: the hop runs there
+    #expect(await iterator.next()?.newValue == 5)
+    order = nil
+    #expect(await iterator.next() == nil)
+  }
+
+  @Test func aRegistrationWhoseOnChangeRunsAgainIsHandledOnce() {
+    // On Swift 6.3 a registration can be left behind and call onChange on every later write.
+    let order = Order()
+    let priors = Counter()
+    let tracker = ObservableTracker(
+      root: order,
+      keyPath: \Order.count,
+      options: [.prior],
+      delivery: .queue(queue),
+      owner: nil
+    ) { change in
+      if change.isPrior { priors.increment() }
+    }
+    let subscription = tracker.start()  // arm number 1
+    let leftover = TrackingArm(tracker: tracker, id: 1)
+    let stale = TrackingArm(tracker: tracker, id: 0)
+    queue.sync {
+      leftover.fire()
+      leftover.fire()
+      leftover.fire()
+      stale.fire()
+    }
+    queue.sync {}  // the hop has re-armed (arm number 2)
+    queue.sync { leftover.fire() }
+    queue.sync {}
+    #expect(priors.value == 1)
+    subscription.cancel()
+  }
+
+  @Test func stressCrossThreadWritesNeverSnowballAndEndCleanly() async {
+    let counter = SharedCounter()
+    let calls = ThreadSafeCounter()
+    let writes = 20_000
+    let subscriptions = (0..<4).map { index in
+      counter.observe(\.value, options: [.prior, .old, .new], on: .queue(DispatchQueue(label: "o\(index)"))) { _ in
+        calls.increment()
+      }
+    }
+    await withTaskGroup(of: Void.self) { group in
+      for _ in 0..<2 {
+        group.addTask {
+          for value in 0..<(writes / 2) { counter.value = value }
+        }
+      }
+      group.addTask {
+        for _ in 0..<200 {
+          let subscription = counter.observe(\.value) { _ in calls.increment() }
+          subscription.cancel()
+        }
+      }
+    }
+    for subscription in subscriptions { subscription.cancel() }
+    // Each write can cause at most one prior and one post per observation: no snowballing.
+    #expect(calls.value <= 2 * 4 * writes)
+    #expect(subscriptions.allSatisfy { $0.isCancelled })
+  }
+}
