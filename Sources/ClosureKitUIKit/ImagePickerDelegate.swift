@@ -100,6 +100,15 @@
     }
 
     /// Yes for a method whose closure is set or that the previous delegate implements.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.didCancel = nil   // UIKit dismisses the picker itself on Cancel
+    /// ```
+    ///
+    /// - Parameter aSelector: A delegate method's selector.
+    /// - Returns: Whether UIKit should call it.
+    ///
+    /// > Important: Must be asked on the main thread, as UIKit does.
     public nonisolated override func responds(to aSelector: Selector!) -> Bool {
       MainActor.assumeIsolated {
         let forwarded = previousDelegate?.responds(to: aSelector) ?? false
@@ -109,10 +118,31 @@
     }
 
     /// Sends delegate methods this class does not implement to the previous delegate.
+    ///
+    /// ```swift
+    /// // Any other delegate method reaches the previous delegate through this.
+    /// ```
+    ///
+    /// - Parameter aSelector: A selector this object does not implement.
+    /// - Returns: The previous delegate, if any.
+    ///
+    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
     public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
       MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
     }
 
+    /// UIKit tells that media was picked: ``didFinishPicking`` runs, then the previous delegate's
+    /// method.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.didFinishPicking = { picker, info in picker.dismiss(animated: true, completion: nil) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - picker: The picker.
+    ///   - info: UIKit's info dictionary.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func imagePickerController(
       _ picker: UIImagePickerController,
       didFinishPickingMediaWithInfo info: [UIImagePickerController.InfoKey: Any]
@@ -121,11 +151,34 @@
       previousDelegate?.imagePickerController?(picker, didFinishPickingMediaWithInfo: info)
     }
 
+    /// UIKit tells that the user cancelled: ``didCancel`` runs, then the previous delegate's method.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.didCancel = { picker in picker.dismiss(animated: true, completion: nil) }
+    /// ```
+    ///
+    /// - Parameter picker: The picker.
+    ///
+    /// > Important: Called by UIKit on the main actor, only when a closure or the previous delegate
+    /// > handles it; otherwise UIKit dismisses the picker itself.
     public func imagePickerControllerDidCancel(_ picker: UIImagePickerController) {
       didCancel?(picker)
       previousDelegate?.imagePickerControllerDidCancel?(picker)
     }
 
+    /// UIKit tells that a view controller will be shown: ``willShow`` runs, then the previous
+    /// delegate's method.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.willShow = { _, controller, _ in controller.title = "Photos" }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - navigationController: The picker, as a navigation controller.
+    ///   - viewController: The controller being shown.
+    ///   - animated: Whether the transition is animated.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func navigationController(
       _ navigationController: UINavigationController,
       willShow viewController: UIViewController,
@@ -135,6 +188,19 @@
       previousDelegate?.navigationController?(navigationController, willShow: viewController, animated: animated)
     }
 
+    /// UIKit tells that a view controller was shown: ``didShow`` runs, then the previous
+    /// delegate's method.
+    ///
+    /// ```swift
+    /// picker.closureDelegate.didShow = { _, controller, _ in controller.title = "Photos" }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - navigationController: The picker, as a navigation controller.
+    ///   - viewController: The controller shown.
+    ///   - animated: Whether the transition is animated.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func navigationController(
       _ navigationController: UINavigationController,
       didShow viewController: UIViewController,

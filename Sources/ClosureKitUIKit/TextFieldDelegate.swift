@@ -81,6 +81,16 @@
     }
 
     /// Yes for a method whose closure is set or that the previous delegate implements.
+    ///
+    /// ```swift
+    /// field.closureDelegate.shouldReturn = { _ in false }
+    /// field.closureDelegate.responds(to: #selector((any UITextFieldDelegate).textFieldShouldReturn(_:)))   // true
+    /// ```
+    ///
+    /// - Parameter aSelector: A delegate method's selector.
+    /// - Returns: Whether UIKit should call it.
+    ///
+    /// > Important: Must be asked on the main thread, as UIKit does.
     public nonisolated override func responds(to aSelector: Selector!) -> Bool {
       MainActor.assumeIsolated {
         let forwarded = previousDelegate?.responds(to: aSelector) ?? false
@@ -90,20 +100,62 @@
     }
 
     /// Sends delegate methods this class does not implement to the previous delegate.
+    ///
+    /// ```swift
+    /// // UIKit calls textFieldDidChangeSelection(_:) on the previous delegate through this.
+    /// ```
+    ///
+    /// - Parameter aSelector: A selector this object does not implement.
+    /// - Returns: The previous delegate, if any.
+    ///
+    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
     public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
       MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
     }
 
+    /// UIKit asks whether editing may begin: ``shouldBeginEditing``, else the previous delegate.
+    ///
+    /// ```swift
+    /// field.closureDelegate.shouldBeginEditing = { _ in isEditable }
+    /// ```
+    ///
+    /// - Parameter textField: The text field.
+    /// - Returns: The closure's answer, else the previous delegate's, else `true` (UIKit's default).
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func textFieldShouldBeginEditing(_ textField: UITextField) -> Bool {
       if let shouldBeginEditing { return shouldBeginEditing(textField) }
       return previousDelegate?.textFieldShouldBeginEditing?(textField) ?? true
     }
 
+    /// UIKit asks what Return does: ``shouldReturn``, else the previous delegate.
+    ///
+    /// ```swift
+    /// field.closureDelegate.shouldReturn = { field in field.resignFirstResponder() }
+    /// ```
+    ///
+    /// - Parameter textField: The text field.
+    /// - Returns: The closure's answer, else the previous delegate's, else `true`.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func textFieldShouldReturn(_ textField: UITextField) -> Bool {
       if let shouldReturn { return shouldReturn(textField) }
       return previousDelegate?.textFieldShouldReturn?(textField) ?? true
     }
 
+    /// UIKit asks whether an edit may happen: ``shouldChangeCharacters``, else the previous delegate.
+    ///
+    /// ```swift
+    /// field.closureDelegate.shouldChangeCharacters = { _, _, replacement in replacement.count < 2 }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - textField: The text field.
+    ///   - range: The range of the text to replace.
+    ///   - string: The replacement.
+    /// - Returns: The closure's answer, else the previous delegate's, else `true`.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func textField(
       _ textField: UITextField,
       shouldChangeCharactersIn range: NSRange,
@@ -113,6 +165,15 @@
       return previousDelegate?.textField?(textField, shouldChangeCharactersIn: range, replacementString: string) ?? true
     }
 
+    /// UIKit tells that editing ended: ``didEndEditing`` runs, then the previous delegate's method.
+    ///
+    /// ```swift
+    /// field.closureDelegate.didEndEditing = { field in save(field.text) }
+    /// ```
+    ///
+    /// - Parameter textField: The text field.
+    ///
+    /// > Important: Called by UIKit on the main actor.
     public func textFieldDidEndEditing(_ textField: UITextField) {
       didEndEditing?(textField)
       previousDelegate?.textFieldDidEndEditing?(textField)
