@@ -84,6 +84,36 @@ import Testing
     #expect(weakCaptured == nil)
   }
 
+  @Test func cancellingAnOwnerBoundHandlerReleasesItsCapturesAtOnce() {
+    let event = Event<Int>()
+    let owner = Tracked("owner")
+    weak var weakCaptured: Tracked?
+    let subscription: Subscription
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      subscription = event.addHandler(owner: owner) { _, _ in _ = captured }
+    }
+    subscription.cancel()
+    #expect(weakCaptured == nil)
+    #expect(event.handlerCount == 0)
+  }
+
+  @Test func manyOwnerBoundHandlersWithDeadOwnersAreAllReleased() {
+    let event = Event<Int>()
+    let count = Counter()
+    var owners: [Tracked] = (0..<500).map { Tracked("owner \($0)") }
+    for owner in owners {
+      event.addHandler(owner: owner) { _, _ in count.increment() }
+    }
+    let survivor = owners[250]
+    owners.removeAll()
+    event.send(1)
+    #expect(count.value == 1)
+    #expect(event.handlerCount == 1)
+    _ = survivor
+  }
+
   @Test func ownerIsPassedBackToTheHandler() {
     let event = Event<Int>()
     let owner = Tracked("the owner")

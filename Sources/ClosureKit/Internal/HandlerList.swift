@@ -85,6 +85,8 @@ final class ExtendedHandlerNode<Payload: Sendable, Tag: Sendable>: HandlerNode<P
   @usableFromInline let isOwnerBound: Bool
   /// Where the handler runs.
   @usableFromInline let delivery: Delivery
+  /// The position in `HandlerList.State.ownerBound`, or -1; guarded by the list's lock.
+  @usableFromInline @exclusivity(unchecked) var ownerBoundIndex = -1
 
   @usableFromInline
   init(
@@ -123,32 +125,41 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
     @usableFromInline var entries: ContiguousArray<Node?> = []
     /// The number of non-`nil` entries.
     @usableFromInline var liveCount = 0
-    /// The number of live entries registered with an owner (swept on registration).
-    @usableFromInline var ownerBoundCount = 0
+    /// The handlers registered with an owner, swept for dead owners on registration; may still
+    /// hold nodes that ended since the last sweep.
+    @usableFromInline var ownerBound: [Node] = []
+    /// Registrations since the last sweep of `ownerBound`.
+    @usableFromInline var registrationsSinceSweep = 0
     /// Set by ``HandlerList/close()``: the source is gone and takes no more handlers.
     @usableFromInline var isClosed = false
 
     @usableFromInline init() {}
 
-    /// Removes `node`, which has ended, and detaches its token. Returns the node, to be released
-    /// after the lock is dropped (its release may run arbitrary deinit code).
+    /// Removes `node`, which has ended, from the entries and the owner list, and detaches its
+    /// token. Returns the node, to be released after the lock is dropped (its release may run
+    /// arbitrary deinit code); callers hold it while this runs.
     @inlinable
-    mutating func remove(_ node: Node) -> Node? {
-      let detached = detachToken(of: node)
+    mutating func remove(_ node: Node) -> Node {
+      _ = detachToken(of: node)
+      if let extended = node.extended, extended.ownerBoundIndex >= 0 {
+        let position = extended.ownerBoundIndex
+        let last = ownerBound.removeLast()
+        if last !== node {
+          ownerBound[position] = last
+          last.extended?.ownerBoundIndex = position
+        }
+        extended.ownerBoundIndex = -1
+      }
       let index = node.bits.load(ordering: .relaxed) >> NodeBits.indexShift
-      guard index < entries.count, entries[index] === node else { return detached }
-      let removed = entries[index]
+      guard index < entries.count, entries[index] === node else { return node }
       entries[index] = nil
       liveCount -= 1
-      if let extended = node.extended, extended.isOwnerBound {
-        ownerBoundCount -= 1
-      }
       if liveCount == 0 {
         entries.removeAll(keepingCapacity: entries.count <= 1024)
       } else if entries.count >= 32, liveCount < entries.count / 2 {
         compact()
       }
-      return removed
+      return node
     }
 
     /// Clears the token's reference to `node`; returns that reference for release outside the lock.
@@ -178,13 +189,26 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
     }
 
     /// Ends and removes every owner-bound handler whose owner is gone.
+    ///
+    /// - Complexity: O(k) in the number of live handlers registered with an owner.
     @usableFromInline
     mutating func sweepOrphans(into garbage: inout [Node]) {
-      guard ownerBoundCount > 0 else { return }
-      for case let node? in entries {
+      registrationsSinceSweep = 0
+      for node in ownerBound {
         guard let extended = node.extended, extended.isOrphaned else { continue }
         _ = node.claimEnd()
-        if let removed = remove(node) { garbage.append(removed) }
+        garbage.append(remove(node))
+      }
+    }
+
+    /// The sweep on registration: at every registration while few handlers have an owner, else
+    /// once every `ownerBound.count` registrations, so that registration stays amortised O(1).
+    @usableFromInline
+    mutating func sweepOrphansOnRegistration(into garbage: inout [Node]) {
+      registrationsSinceSweep += 1
+      guard !ownerBound.isEmpty else { return }
+      if ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count {
+        sweepOrphans(into: &garbage)
       }
     }
   }
@@ -214,7 +238,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
     let token = Subscription(source: self, node: node)
     let garbage = state.withLock { state -> [Node] in
       var garbage: [Node] = []
-      state.sweepOrphans(into: &garbage)
+      state.sweepOrphansOnRegistration(into: &garbage)
       if state.isClosed {
         _ = node.claimEnd()
         token.node = nil
@@ -224,7 +248,10 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
       node.bits.wrappingAdd(state.entries.count << NodeBits.indexShift, ordering: .relaxed)
       state.entries.append(node)
       state.liveCount += 1
-      if owner != nil { state.ownerBoundCount += 1 }
+      if let extended = node.extended, owner != nil {
+        extended.ownerBoundIndex = state.ownerBound.count
+        state.ownerBound.append(node)
+      }
       return garbage
     }
     _ = garbage
@@ -317,7 +344,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
   /// Removes ended nodes; releases them after the lock is dropped.
   @inlinable @inline(never)
   func remove(_ nodes: [Node]) {
-    let garbage = state.withLock { state in nodes.compactMap { state.remove($0) } }
+    let garbage = state.withLock { state in nodes.map { state.remove($0) } }
     _ = garbage
   }
 
@@ -333,7 +360,8 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
       }
       state.entries = []
       state.liveCount = 0
-      state.ownerBoundCount = 0
+      for node in state.ownerBound { node.extended?.ownerBoundIndex = -1 }
+      state.ownerBound = []
       return entries
     }
     _ = garbage
@@ -382,7 +410,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
       var garbage: [Node] = []
       for case let node? in state.entries where !body(&node.tag) {
         _ = node.claimEnd()
-        if let removed = state.remove(node) { garbage.append(removed) }
+        garbage.append(state.remove(node))
       }
       return garbage
     }
