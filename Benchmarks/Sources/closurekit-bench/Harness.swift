@@ -89,6 +89,7 @@ struct Table {
       }
       Swift.print(line)
     }
+    fflush(nil)  // show each table as soon as it is done, also when output goes to a file
   }
 }
 

@@ -1,8 +1,6 @@
 // closurekit-bench: ClosureKit against its baselines, side by side, in one run.
 // Usage: swift run -c release --package-path Benchmarks closurekit-bench [suite ...]
 
-import Foundation
-
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
@@ -13,9 +11,6 @@ let suites: [Suite] = [
   associatedSuite,
   dialogsSuite,
 ]
-
-// Line-buffered output, so that a long run shows each table as it completes.
-setvbuf(stdout, nil, _IOLBF, 0)
 
 let requested = Set(CommandLine.arguments.dropFirst())
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
