@@ -17,12 +17,16 @@ for module in ClosureKit ClosureKitFoundation ClosureKitTesting; do
   catalog="Sources/$module/Documentation.docc"
   args=()
   if [ -d "$catalog" ]; then args+=("$catalog"); fi
-  docc convert "${args[@]}" \
+  log=".build/docs/$module.log"
+  if ! docc convert "${args[@]}" \
     --additional-symbol-graph-dir "$graphs" \
     --fallback-display-name "$module" \
     --fallback-bundle-identifier "org.closurekit.$module" \
     --output-path ".build/docs/$module" \
     --warnings-as-errors \
-    >/dev/null
+    >"$log" 2>&1; then
+    grep -E "warning|error" "$log" >&2 || cat "$log" >&2
+    exit 1
+  fi
   echo "docs: .build/docs/$module"
 done
