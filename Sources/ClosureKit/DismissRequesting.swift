@@ -30,6 +30,8 @@ class DismissRequestHandler: @unchecked Sendable {
 }
 
 /// A ``DismissRequestHandler`` for presented objects of type `Presented`.
+///
+/// `@unchecked Sendable`: as its superclass; the only property is a `let` `@Sendable` closure.
 final class TypedDismissRequestHandler<Presented: AnyObject>: DismissRequestHandler, @unchecked Sendable {
   /// The presenter's closure.
   let handler: @Sendable (Presented) -> Void
