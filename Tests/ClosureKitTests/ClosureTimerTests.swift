@@ -4,7 +4,8 @@ import Dispatch
 import Synchronization
 import Testing
 
-/// A clock ClosureKit does not know: it takes the task-driven fallback scheduler.
+/// A clock ClosureKit does not know: it takes the task-driven fallback scheduler. Its `sleep` is
+/// the `Clock` requirement the scheduler calls, not a wait in a test.
 struct WrappedClock: Clock {
   let base = ContinuousClock()
   var now: ContinuousClock.Instant { base.now }
@@ -583,9 +584,9 @@ struct WrappedClock: Clock {
 }
 
 extension ManualClock {
-  /// `Task.sleep(for:clock:)` spelled on the clock, for the cancellation test.
+  /// Waiting for a duration on this manual clock, for the cancellation test.
   fileprivate func sleep(for duration: Duration, clock: ManualClock) async throws {
-    try await sleep(until: now + duration)
+    try await self.sleep(until: now + duration)
   }
 }
 
