@@ -73,7 +73,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: Once the owner is gone the handler is never called again, and what it captured
-  /// > is released no later than the event's next send or registration.
+  /// > is released at the event's next send (or, see the Events article, by a registration).
   @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
