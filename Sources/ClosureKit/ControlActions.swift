@@ -67,7 +67,7 @@ where Kind.Element == Kind {
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
   /// > Important: Once the owner is gone the action never runs again; its captures are released
-  /// > no later than the next send or registration.
+  /// > at the next send (or, see the Events article, by a registration).
   @discardableResult
   public func addAction<Owner: AnyObject & Sendable>(
     for kinds: Kind,
