@@ -36,6 +36,31 @@ final class SharedCounter: Observable, Sendable {
   }
 }
 
+/// A model safe to write from any thread whose reads can let a write from another thread land in
+/// the middle of a read: the race of a write made while an observation arms.
+final class RacingCounter: Observable, Sendable {
+  private let registrar = ObservationRegistrar()
+  private let storage = Locked(0)
+  /// Run once, by the next read, after it has taken the value and before it returns.
+  let interloper = Locked<(@Sendable () -> Void)?>(nil)
+
+  var value: Int {
+    get {
+      registrar.access(self, keyPath: \.value)
+      let value = storage.withLock { $0 }
+      let interloper = interloper.withLock { slot in
+        defer { slot = nil }
+        return slot
+      }
+      interloper?()
+      return value
+    }
+    set {
+      registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
+    }
+  }
+}
+
 /// A thread-safe counter for handlers that run on several threads at once, behind a pthread mutex
 /// that ThreadSanitizer understands (see ``SharedCounter``).
 final class ThreadSafeCounter: Sendable {
@@ -278,5 +303,29 @@ final class ThreadSafeCounter: Sendable {
     // Each write can cause at most one prior and one post per observation: no snowballing.
     #expect(calls.value <= 2 * 4 * writes)
     #expect(subscriptions.allSatisfy { $0.isCancelled })
+  }
+
+  /// A write from another thread that lands between the tracked read of a re-arm and the
+  /// installation of its registration is not reported by that registration (Swift 6.3); the re-read
+  /// after arming must see it, once writes from other threads have been seen.
+  @Test(arguments: ["queue", "scheduled"])
+  func aWriteLandingWhileAHopArmsIsDeliveredByTheReRead(delivery kind: String) async {
+    let counter = RacingCounter()
+    let hops = DispatchQueue(label: "hops")
+    let delivery: Delivery = kind == "queue" ? .queue(hops) : .scheduled { job in hops.async(execute: job) }
+    let last = Slot<Int>()
+    let sawFinal = Expectation()
+    let subscription = counter.observe(\.value, on: delivery) { change in
+      last.value = change.newValue
+      if change.newValue == 99 { sawFinal.fulfill() }
+    }
+    // The hop of this write (made on a thread of its own) arms again; its tracked read lets the
+    // write of 99 land, from yet another thread, before the registration is installed.
+    counter.interloper.withLock { slot in
+      slot = { onNewThread { counter.value = 99 } }
+    }
+    onNewThread { counter.value = 1 }
+    #expect(await sawFinal.wait(timeout: .seconds(10)), "last delivered: \(String(describing: last.value))")
+    subscription.cancel()
   }
 }

@@ -192,6 +192,35 @@ func observableCycleBenchmark() {
     )
   }
 
+  do {
+    // The same loop written so that it does not leak: the model's registrar holds `onChange`, so
+    // capturing the model strongly there keeps it alive for ever; correct code captures it weakly.
+    @Sendable func track(_ model: BenchModel) {
+      withObservationTracking {
+        _ = model.count
+      } onChange: { [weak model] in
+        scheduler.jobs.append { [weak model] in
+          guard let model else { return }
+          counter.value &+= model.count
+          track(model)
+        }
+      }
+    }
+    let model = BenchModel()
+    track(model)
+    var next = 0
+    variants.append(
+      (
+        "withObservationTracking loop, hop, [weak model]",
+        {
+          next &+= 1
+          model.count = next
+          scheduler.runAll()
+        }
+      )
+    )
+  }
+
   var subscriptions: [Subscription] = []
   for (name, options) in [("[.new]", ObservationOptions.new), ("[.prior, .old, .new]", [.prior, .old, .new])] {
     let model = BenchModel()

@@ -25,7 +25,9 @@ final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
   }
 
   deinit {
-    tracker.armReleased()
+    // A fired arm has handed over to the hop, which checks the object itself; only an arm released
+    // unfired can mean that the object (and its registrar) is gone.
+    if !fired.load(ordering: .relaxed) { tracker.armReleased() }
   }
 
   /// The `onChange` of the registration: runs in the willSet of a tracked property.
@@ -58,6 +60,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     @usableFromInline var isHopPending = false
     /// The value read in that willSet, for the post change.
     @usableFromInline var pendingOld: Value?
+    /// The thread of that willSet (for a custom delivery, whose hops run on threads unknown here).
+    @usableFromInline var writer: ThreadIdentity?
   }
 
   /// Held weakly: observing never keeps the object alive.
@@ -70,6 +74,12 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   /// Whether the observation was registered with an owner.
   @usableFromInline let isOwnerBound: Bool
   @usableFromInline let state: Locked<State>
+  /// Set (before the handler is released) when the observation ends: a lock-free check for the
+  /// paths that run once per change.
+  @usableFromInline let ended = Atomic<Bool>(false)
+  /// Set when a write was seen made off the queue or thread that the hops run on; from then on
+  /// every arm re-reads the key path after it is installed (see ``arm(_:id:reread:)``).
+  @usableFromInline let sawForeignWrite = Atomic<Bool>(false)
   /// For immediate delivery: the serial queue of the hops of writes made off the main queue, so
   /// that this observation's post callbacks never overlap.
   @usableFromInline let hopQueue: DispatchQueue?
@@ -104,7 +114,11 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       end()
       return token
     }
-    let value = arm(root)
+    let id = state.withLock { state in
+      state.armID &+= 1
+      return state.armID
+    }
+    let value = arm(root, id: id, reread: true)
     if options.contains(.initial) {
       deliver(options.initialChange(value))
     }
@@ -117,37 +131,47 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     Subscription(source: self, node: nil)
   }
 
-  /// Installs a fresh tracking registration of the key path; returns the value re-read after it is
-  /// installed (a write that lands between the tracked read and the installation is not reported
-  /// by the registration on this toolchain, but the re-read sees it).
+  /// Installs a fresh tracking registration of the key path (`id` is the arm id just set in the
+  /// state) and returns the current value.
+  ///
+  /// A write that lands between the tracked read and the installation of the registration is not
+  /// reported by the registration on this toolchain; with `reread` the value is read again after
+  /// the installation, which sees it. Such a write can only come from another thread while this
+  /// one arms, so a hop re-reads once a write from off its own queue or thread has been seen
+  /// (``sawForeignWrite``); for a model written only where the hops run, the tracked read is
+  /// already the current value and one key-path read per change is saved.
   @inlinable
-  func arm(_ root: Root) -> Value {
-    let id = state.withLock { state in
-      state.armID &+= 1
-      return state.armID
-    }
+  func arm(_ root: Root, id: UInt64, reread: Bool) -> Value {
     let arm = TrackingArm(tracker: self, id: id)
     let keyPath = keyPath
-    _ = withObservationTracking {
+    let tracked = withObservationTracking {
       root[keyPath: keyPath]
     } onChange: {
       arm.fire()
     }
-    return root[keyPath: keyPath]
+    return reread ? root[keyPath: keyPath] : tracked
   }
 
   /// The willSet moment of a tracked property, on the writing thread.
   @inlinable
   func willChange(armID: UInt64) {
-    guard let root, !isOrphaned else {
+    guard !isOrphaned else {
       end()
       return
     }
-    let old: Value? = options.isDisjoint(with: [.old, .prior]) ? nil : root[keyPath: keyPath]
+    var old: Value?
+    if !options.isDisjoint(with: [.old, .prior]) {
+      guard let root else {
+        end()
+        return
+      }
+      old = root[keyPath: keyPath]
+    }
     let handler = state.withLock { state -> (@Sendable (Change<Value>) -> Void)? in
       guard state.handler != nil, state.armID == armID, !state.isHopPending else { return nil }
       state.isHopPending = true
       state.pendingOld = old
+      state.writer = .current
       return state.handler
     }
     guard let handler else { return }
@@ -183,6 +207,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     if isOwnQueue {
       queue.async { [self] in flush() }
     } else {
+      sawForeignWrite.store(true, ordering: .relaxed)
       queue.asyncAfter(deadline: .now() + Self.foreignHopDelay) { [self] in flush() }
     }
   }
@@ -198,16 +223,43 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       end()
       return
     }
-    let old = state.withLock { state -> Value?? in
-      guard state.handler != nil, state.isHopPending else { return nil }
+    // One lock section: end the pending hop, take its old value, and start the next arm.
+    let cycle = state.withLock { state -> Cycle? in
+      guard let handler = state.handler, state.isHopPending else { return nil }
       state.isHopPending = false
+      state.armID &+= 1
       defer { state.pendingOld = nil }
-      return .some(state.pendingOld)
+      return Cycle(handler: handler, old: state.pendingOld, armID: state.armID, writer: state.writer)
     }
-    guard let old else { return }
-    let new = arm(root)
-    guard let handler = state.withLock({ $0.handler }) else { return }
-    handler(options.postChange(old: old, new: new))
+    guard let cycle else { return }
+    if case .custom = delivery.kind, cycle.writer != .current {
+      sawForeignWrite.store(true, ordering: .relaxed)
+    }
+    let new = arm(root, id: cycle.armID, reread: sawForeignWrite.load(ordering: .relaxed))
+    guard !ended.load(ordering: .acquiring) else { return }
+    cycle.handler(options.postChange(old: cycle.old, new: new))
+  }
+
+  /// What a hop takes from the state in its one lock section.
+  @usableFromInline
+  struct Cycle {
+    @usableFromInline let handler: @Sendable (Change<Value>) -> Void
+    @usableFromInline let old: Value?
+    @usableFromInline let armID: UInt64
+    @usableFromInline let writer: ThreadIdentity?
+
+    @inlinable
+    init(
+      handler: @escaping @Sendable (Change<Value>) -> Void,
+      old: Value?,
+      armID: UInt64,
+      writer: ThreadIdentity?
+    ) {
+      self.handler = handler
+      self.old = old
+      self.armID = armID
+      self.writer = writer
+    }
   }
 
   /// Runs `handler` with `change` as the delivery says; a queued run checks for cancellation first.
@@ -217,7 +269,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       handler(change)
     } else {
       delivery.execute { [self] in
-        guard state.withLock({ $0.handler != nil }), !isOrphaned else { return }
+        guard !ended.load(ordering: .acquiring), !isOrphaned else { return }
         handler(change)
       }
     }
@@ -244,6 +296,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   /// Ends the observation and releases the handler (outside the lock).
   @usableFromInline
   func end() {
+    ended.store(true, ordering: .releasing)
     let handler = state.withLock { state in
       defer { state.handler = nil }
       return state.handler
@@ -258,7 +311,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
   }
 
   package func isCancelled(_ subscription: Subscription) -> Bool {
-    state.withLock { $0.handler == nil } || root == nil || isOrphaned
+    ended.load(ordering: .acquiring) || root == nil || isOrphaned
   }
 
   package func subscriptionWillDeinit(_ subscription: Subscription) {}
