@@ -28,12 +28,17 @@ public struct Delivery: Sendable {
 
   @usableFromInline let kind: Kind
 
+  @inlinable
+  init(kind: Kind) {
+    self.kind = kind
+  }
+
   /// Runs the handler synchronously on the sending thread, in registration order. The default.
   ///
   /// ```swift
   /// event.addHandler(on: .immediate) { print($0) }
   /// ```
-  public static let immediate = Delivery(kind: .immediate)
+  @inlinable public static var immediate: Delivery { Delivery(kind: .immediate) }
 
   /// Runs the handler asynchronously on the main actor, in send order.
   ///
@@ -44,7 +49,7 @@ public struct Delivery: Sendable {
   /// > Important: Always asynchronous, also when the send happens on the main actor, so the order
   /// > of deliveries never depends on the sending thread. On Linux the main actor's jobs run only
   /// > while the main thread serves them (`async` `main`, `dispatchMain()`, or a running RunLoop).
-  public static let mainActor = Delivery(kind: .mainActor)
+  @inlinable public static var mainActor: Delivery { Delivery(kind: .mainActor) }
 
   /// Runs the handler asynchronously on `queue`.
   ///

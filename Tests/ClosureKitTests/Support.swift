@@ -40,22 +40,5 @@ final class Slot<Value: Sendable>: Sendable {
 /// Runs `body` on a new operating-system thread (never the caller's, never a Dispatch worker) and
 /// returns when it has finished.
 func onNewThread(_ body: @escaping @Sendable () -> Void) {
-  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-  var thread = pthread_t()
-  let result = pthread_create(
-    &thread,
-    nil,
-    { context in
-      #if canImport(Darwin)
-        let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
-      #else
-        let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-      #endif
-      body.run()
-      return nil
-    },
-    context
-  )
-  precondition(result == 0, "pthread_create failed: \(result)")
-  pthread_join(thread, nil)
+  pthread_join(startThread(body), nil)
 }

@@ -164,6 +164,15 @@ func observableCycleBenchmark() {
   let counter = Counter()
   let scheduler = ManualScheduler()
   var variants: [(name: String, body: () -> Void)] = []
+  /// One iteration: a write of the next value, then every hop it caused.
+  func cycle(_ model: BenchModel) -> () -> Void {
+    var next = 0
+    return {
+      next &+= 1
+      model.count = next
+      scheduler.runAll()
+    }
+  }
 
   do {
     let model = BenchModel()
@@ -179,17 +188,7 @@ func observableCycleBenchmark() {
       }
     }
     track()
-    var next = 0
-    variants.append(
-      (
-        "withObservationTracking loop, hop",
-        {
-          next &+= 1
-          model.count = next
-          scheduler.runAll()
-        }
-      )
-    )
+    variants.append(("withObservationTracking loop, hop", cycle(model)))
   }
 
   do {
@@ -208,17 +207,7 @@ func observableCycleBenchmark() {
     }
     let model = BenchModel()
     track(model)
-    var next = 0
-    variants.append(
-      (
-        "withObservationTracking loop, hop, [weak model]",
-        {
-          next &+= 1
-          model.count = next
-          scheduler.runAll()
-        }
-      )
-    )
+    variants.append(("withObservationTracking loop, hop, [weak model]", cycle(model)))
   }
 
   var subscriptions: [Subscription] = []
@@ -229,17 +218,7 @@ func observableCycleBenchmark() {
         counter.value &+= $0.newValue ?? 0
       }
     )
-    var next = 0
-    variants.append(
-      (
-        "ClosureKit observe \(name)",
-        {
-          next &+= 1
-          model.count = next
-          scheduler.runAll()
-        }
-      )
-    )
+    variants.append(("ClosureKit observe \(name)", cycle(model)))
   }
 
   do {
@@ -274,6 +253,28 @@ func observableCycleBenchmark() {
   for subscription in subscriptions { subscription.cancel() }
   blackHole(counter.value)
   table.print()
+  print(
+    "  the first loop keeps its model alive once the model's last reference is gone: \(naiveLoopKeepsItsModelAlive() ? "yes (a leak)" : "no")"
+  )
+}
+
+/// Whether the hand-written loop that captures the model strongly keeps the model alive: the
+/// model's registrar holds `onChange`, which holds the model.
+func naiveLoopKeepsItsModelAlive() -> Bool {
+  weak var weakModel: BenchModel?
+  do {
+    let model = BenchModel()
+    weakModel = model
+    @Sendable func track() {
+      withObservationTracking {
+        _ = model.count
+      } onChange: {
+        track()
+      }
+    }
+    track()
+  }
+  return weakModel != nil
 }
 
 /// How many callbacks 100,000 writes in a tight loop cause.

@@ -47,3 +47,60 @@ package final class Locked<Value>: @unchecked Sendable {
     return try body(&value)
   }
 }
+
+/// The identity of an operating-system thread, without Foundation: `pthread_self()`, compared with
+/// `pthread_equal`.
+///
+/// `@unchecked Sendable`: a `pthread_t` is an opaque handle, only compared, never dereferenced.
+@usableFromInline
+struct ThreadIdentity: Equatable, @unchecked Sendable {
+  @usableFromInline let thread: pthread_t
+
+  @inlinable
+  init(thread: pthread_t) {
+    self.thread = thread
+  }
+
+  /// The calling thread.
+  @inlinable static var current: ThreadIdentity {
+    ThreadIdentity(thread: pthread_self())
+  }
+
+  @inlinable
+  static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
+    pthread_equal(lhs.thread, rhs.thread) != 0
+  }
+}
+
+/// Starts a new operating-system thread (not a Dispatch worker) that runs `body`, and returns it;
+/// the caller joins or detaches it.
+///
+/// - Parameter body: What the thread runs; the thread ends when it returns.
+/// - Returns: The thread, for `pthread_join` or `pthread_detach`.
+package func startThread(_ body: @escaping () -> Void) -> pthread_t {
+  let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
+  var thread = pthread_t()
+  let result = pthread_create(
+    &thread,
+    nil,
+    { context in
+      #if canImport(Darwin)
+        let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
+      #else
+        let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+      #endif
+      body.run()
+      return nil
+    },
+    context
+  )
+  precondition(result == 0, "pthread_create failed: \(result)")
+  return thread
+}
+
+/// What a thread started with `pthread_create` runs: a non-generic box, since a C function pointer
+/// cannot refer to a generic type.
+final class ThreadBody {
+  let run: () -> Void
+  init(_ run: @escaping () -> Void) { self.run = run }
+}

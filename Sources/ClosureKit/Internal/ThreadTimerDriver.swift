@@ -61,24 +61,7 @@ final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where 
 
   /// Starts the thread that runs ``run()``.
   private func startThread() {
-    let context = Unmanaged.passRetained(ThreadBody { self.run() }).toOpaque()
-    var thread = pthread_t()
-    let result = pthread_create(
-      &thread,
-      nil,
-      { context in
-        #if canImport(Darwin)
-          let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
-        #else
-          let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-        #endif
-        body.run()
-        return nil
-      },
-      context
-    )
-    precondition(result == 0, "ClosureTimer: pthread_create failed: \(result)")
-    pthread_detach(thread)
+    pthread_detach(ClosureKit.startThread { self.run() })
   }
 
   /// The thread's loop: wait for the armed deadline, then fire what is due.
@@ -100,11 +83,4 @@ final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where 
       scheduler.fireDue()
     }
   }
-}
-
-/// What a thread started with `pthread_create` runs: a non-generic box, since a C function pointer
-/// cannot refer to a generic type.
-final class ThreadBody {
-  let run: () -> Void
-  init(_ run: @escaping () -> Void) { self.run = run }
 }

@@ -30,6 +30,7 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
   /// ```
   ///
   /// - Parameter rawValue: ``new`` is bit 0, ``old`` bit 1, ``initial`` bit 2, ``prior`` bit 3.
+  @inlinable
   public init(rawValue: UInt8) {
     self.rawValue = rawValue
   }
@@ -39,21 +40,21 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
   /// ```swift
   /// count.observe(options: .new) { print($0.newValue!) }
   /// ```
-  public static let new = ObservationOptions(rawValue: 1 << 0)
+  @inlinable public static var new: ObservationOptions { ObservationOptions(rawValue: 1 << 0) }
 
   /// Callbacks after a write (and prior ones) carry the value before the write.
   ///
   /// ```swift
   /// count.observe(options: .old) { print("was", $0.oldValue!) }
   /// ```
-  public static let old = ObservationOptions(rawValue: 1 << 1)
+  @inlinable public static var old: ObservationOptions { ObservationOptions(rawValue: 1 << 1) }
 
   /// One callback with the current value at registration, before `observe` returns.
   ///
   /// ```swift
   /// count.observe(options: [.initial, .new]) { print($0.newValue!) }   // prints at once
   /// ```
-  public static let initial = ObservationOptions(rawValue: 1 << 2)
+  @inlinable public static var initial: ObservationOptions { ObservationOptions(rawValue: 1 << 2) }
 
   /// One more callback before each write (``Change/isPrior`` is `true`): the will-change moment.
   ///
@@ -62,7 +63,7 @@ public struct ObservationOptions: OptionSet, Sendable, Hashable {
   ///   if change.isPrior { print("about to change from", change.oldValue!) }
   /// }
   /// ```
-  public static let prior = ObservationOptions(rawValue: 1 << 3)
+  @inlinable public static var prior: ObservationOptions { ObservationOptions(rawValue: 1 << 3) }
 }
 
 extension ObservationOptions {
