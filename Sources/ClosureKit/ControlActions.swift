@@ -76,7 +76,7 @@ where Kind.Element == Kind {
     _ action: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
     precondition(!kinds.isEmpty, "ControlActions.addAction(for:owner:): the argument `kinds` must not be empty")
-    return list.add(tag: kinds, once: false, owner: owner, delivery: delivery, handler: Event.bind(owner, action))
+    return list.add(tag: kinds, once: false, owner: owner, delivery: delivery, handler: bindingOwner(owner, action))
   }
 
   /// Runs the actions registered for any kind in `kind`, each once, in registration order.

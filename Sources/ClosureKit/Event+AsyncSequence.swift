@@ -31,13 +31,7 @@ extension Event {
   public func values(
     bufferingPolicy: AsyncStream<Payload>.Continuation.BufferingPolicy
   ) -> AsyncStream<Payload> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Payload.self, bufferingPolicy: bufferingPolicy)
-    let finisher = StreamFinisher(continuation)
-    let subscription = addHandler { payload in
-      finisher.continuation.yield(payload)
-    }
-    continuation.onTermination = { _ in subscription.cancel() }
-    return stream
+    handlerStream(bufferingPolicy: bufferingPolicy) { addHandler($0) }
   }
 }
 

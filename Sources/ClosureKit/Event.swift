@@ -80,7 +80,7 @@ public final class Event<Payload: Sendable>: Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: false, owner: owner, delivery: delivery, handler: Self.bind(owner, handler))
+    list.add(tag: (), once: false, owner: owner, delivery: delivery, handler: bindingOwner(owner, handler))
   }
 
   /// Registers a handler that runs on the next send only, then ends and releases its captures.
@@ -125,7 +125,7 @@ public final class Event<Payload: Sendable>: Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: true, owner: owner, delivery: delivery, handler: Self.bind(owner, handler))
+    list.add(tag: (), once: true, owner: owner, delivery: delivery, handler: bindingOwner(owner, handler))
   }
 
   /// Calls every handler with `payload`.
@@ -160,16 +160,6 @@ public final class Event<Payload: Sendable>: Sendable {
     list.count()
   }
 
-  /// Wraps an owner-bound handler into one that holds the owner weakly.
-  static func bind<Owner: AnyObject & Sendable>(
-    _ owner: Owner,
-    _ handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> @Sendable (Payload) -> Void {
-    { [weak owner] payload in
-      guard let owner else { return }
-      handler(owner, payload)
-    }
-  }
 }
 
 extension Event where Payload == Void {

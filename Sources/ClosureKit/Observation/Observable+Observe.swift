@@ -85,11 +85,9 @@ extension Observable where Self: AnyObject & Sendable {
       keyPath: keyPath,
       options: options,
       delivery: delivery,
-      owner: owner
-    ) { [weak owner] change in
-      guard let owner else { return }
-      handler(owner, change)
-    }
+      owner: owner,
+      handler: bindingOwner(owner, handler)
+    )
     .start()
   }
 
@@ -113,12 +111,6 @@ extension Observable where Self: AnyObject & Sendable {
     of keyPath: any KeyPath<Self, Value> & Sendable,
     options: ObservationOptions = [.new]
   ) -> AsyncStream<Change<Value>> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Change<Value>.self)
-    let finisher = StreamFinisher(continuation)
-    let subscription = observe(keyPath, options: options) { change in
-      finisher.continuation.yield(change)
-    }
-    continuation.onTermination = { _ in subscription.cancel() }
-    return stream
+    handlerStream { observe(keyPath, options: options, $0) }
   }
 }

@@ -17,12 +17,6 @@ extension Observed {
   /// > are buffered, in write order. Cancelling the consuming task, or dropping the sequence,
   /// > removes the registration; the sequence finishes when the box is deallocated.
   public func changes(options: ObservationOptions = [.new]) -> AsyncStream<Change<Value>> {
-    let (stream, continuation) = AsyncStream.makeStream(of: Change<Value>.self)
-    let finisher = StreamFinisher(continuation)
-    let subscription = observe(options: options) { change in
-      finisher.continuation.yield(change)
-    }
-    continuation.onTermination = { _ in subscription.cancel() }
-    return stream
+    handlerStream { observe(options: options, $0) }
   }
 }

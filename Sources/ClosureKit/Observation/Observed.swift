@@ -179,10 +179,7 @@ public final class Observed<Value: Sendable>: Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) -> Subscription {
-    storage.add(options: options, delivery: delivery, owner: owner) { [weak owner] change in
-      guard let owner else { return }
-      handler(owner, change)
-    }
+    storage.add(options: options, delivery: delivery, owner: owner, handler: bindingOwner(owner, handler))
   }
 
   /// The number of handlers that have not ended.
