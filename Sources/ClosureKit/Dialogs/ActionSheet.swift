@@ -71,10 +71,11 @@ public final class ActionSheet: Sendable {
     handler: @escaping @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
-    if let destructiveButtonTitle { addButton(destructiveButtonTitle, role: .destructive) }
-    for other in otherButtonTitles { addButton(other) }
-    if let cancelButtonTitle { addButton(cancelButtonTitle, role: .cancel) }
-    core.setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
+    core.configureClassic(
+      buttons: [(destructiveButtonTitle, .destructive)] + otherButtonTitles.map { ($0, .default) }
+        + [(cancelButtonTitle, .cancel)],
+      handler: handler
+    )
   }
 
   /// The sheet's title.
@@ -84,9 +85,9 @@ public final class ActionSheet: Sendable {
   /// The buttons, in index order.
   public var buttons: [DialogButton] { core.buttons }
   /// The index of the cancel button, if there is one.
-  public var cancelButtonIndex: Int? { core.cancelButtonIndex }
+  public var cancelButtonIndex: Int? { core.firstButtonIndex(role: .cancel) }
   /// The index of the first destructive button, if there is one.
-  public var destructiveButtonIndex: Int? { core.buttons.firstIndex { $0.role == .destructive } }
+  public var destructiveButtonIndex: Int? { core.firstButtonIndex(role: .destructive) }
 
   /// Adds a button and returns its index.
   ///
@@ -110,7 +111,7 @@ public final class ActionSheet: Sendable {
     role: DialogButton.Role = .default,
     action: (@Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
-    core.addButton(title, role: role, action: action, function: "addButton(_:role:action:)")
+    core.addButton(title, role: role, action: action)
   }
 
   /// Shows the sheet on `presenter`, runs the chosen button's action and the whole-dialog

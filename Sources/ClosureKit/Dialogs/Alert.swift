@@ -72,9 +72,10 @@ public final class Alert: Sendable {
     handler: @escaping @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
-    if let cancelButtonTitle { addButton(cancelButtonTitle, role: .cancel) }
-    for other in otherButtonTitles { addButton(other) }
-    core.setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
+    core.configureClassic(
+      buttons: [(cancelButtonTitle, .cancel)] + otherButtonTitles.map { ($0, .default) },
+      handler: handler
+    )
   }
 
   /// The alert's title.
@@ -86,7 +87,7 @@ public final class Alert: Sendable {
   /// The text fields, in order.
   public var textFields: [DialogTextField] { core.textFields }
   /// The index of the cancel button, if there is one.
-  public var cancelButtonIndex: Int? { core.cancelButtonIndex }
+  public var cancelButtonIndex: Int? { core.firstButtonIndex(role: .cancel) }
 
   /// Adds a button and returns its index.
   ///
@@ -113,7 +114,7 @@ public final class Alert: Sendable {
     role: DialogButton.Role = .default,
     action: (@Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
-    core.addButton(title, role: role, action: action, function: "addButton(_:role:action:)")
+    core.addButton(title, role: role, action: action)
   }
 
   /// Adds a text field, as UIAlertController does; its text is reported in

@@ -53,8 +53,9 @@ final class DialogCore: Sendable {
     state.withLock { $0.textFields }
   }
 
-  var cancelButtonIndex: Int? {
-    state.withLock { state in state.buttons.firstIndex { $0.description.role == .cancel } }
+  /// The index of the first button with `role`, if there is one.
+  func firstButtonIndex(role: DialogButton.Role) -> Int? {
+    state.withLock { state in state.buttons.firstIndex { $0.description.role == role } }
   }
 
   var isAnswered: Bool {
@@ -65,7 +66,7 @@ final class DialogCore: Sendable {
     _ title: String,
     role: DialogButton.Role,
     action: (@Sendable (DialogResult) -> Void)?,
-    function: StaticString
+    function: StaticString = "addButton(_:role:action:)"
   ) -> Int {
     state.withLock { state in
       precondition(
@@ -110,6 +111,19 @@ final class DialogCore: Sendable {
       )
       state.handler = handler
     }
+  }
+
+  /// Does what the classic initialisers share: adds `buttons` in index order, skipping those
+  /// whose title is `nil`, and sets a whole-dialog handler that receives the chosen index, or
+  /// ``DialogResult/dismissedIndex`` for a dismissal without a cancel button.
+  func configureClassic(
+    buttons: [(title: String?, role: DialogButton.Role)],
+    handler: @escaping @Sendable (_ index: Int) -> Void
+  ) {
+    for case let (title?, role) in buttons {
+      _ = addButton(title, role: role, action: nil)
+    }
+    setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
   }
 
   func present(on presenter: some DialogPresenter) async throws -> DialogResult {
