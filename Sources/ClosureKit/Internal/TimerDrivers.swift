@@ -14,11 +14,31 @@ extension TimerScheduler {
   }
 }
 
+/// A driver that reads a `Clock` as offsets from the instant it was made: the time-keeping half
+/// every clock-backed driver shares; each driver adds only how it wakes up (`arm`).
+protocol ClockTimerDriver: TimerDriver {
+  associatedtype DriverClock: Clock where DriverClock.Duration == Duration
+  /// The clock the timers run on.
+  var clock: DriverClock { get }
+  /// The clock's instant at offset zero, fixed when the driver is made.
+  var origin: DriverClock.Instant { get }
+}
+
+extension ClockTimerDriver {
+  func now() -> Duration {
+    origin.duration(to: clock.now)
+  }
+
+  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
+    origin.advanced(by: offset)
+  }
+}
+
 /// Wakes a scheduler on a clock ClosureKit does not know, with `clock.sleep(until:)` in a task that
 /// is replaced whenever the earliest deadline changes. One such scheduler per timer.
 ///
 /// `@unchecked Sendable`: `task` is read and written under the scheduler's lock only.
-final class TaskTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
+final class TaskTimerDriver<C: Clock>: ClockTimerDriver, @unchecked Sendable where C.Duration == Duration {
   let clock: C
   let origin: C.Instant
   /// The sleeping task; read and written under the scheduler's lock only.
@@ -27,14 +47,6 @@ final class TaskTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.
   init(clock: C) {
     self.clock = clock
     origin = clock.now
-  }
-
-  func now() -> Duration {
-    origin.duration(to: clock.now)
-  }
-
-  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
-    origin.advanced(by: offset)
   }
 
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
