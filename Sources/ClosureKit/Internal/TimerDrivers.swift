@@ -14,23 +14,37 @@ extension TimerScheduler {
   }
 }
 
-/// A driver that reads a `Clock` as offsets from the instant it was made: the time-keeping half
-/// every clock-backed driver shares; each driver adds only how it wakes up (`arm`).
-protocol ClockTimerDriver: TimerDriver {
-  associatedtype DriverClock: Clock where DriverClock.Duration == Duration
+/// The core every clock-backed driver shares: reads `clock` as offsets from the instant the driver
+/// was made. Each subclass adds only how it wakes up, by overriding ``arm(at:leeway:for:)``.
+///
+/// A class rather than a protocol with default methods: the scheduler calls ``now()`` on every
+/// wake-up, and a default method reached through a generic conformance is not specialised (it
+/// would look up a witness table at each call).
+///
+/// `@unchecked Sendable`: `clock` and `origin` are immutable; each subclass says what guards its
+/// own state.
+class ClockTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
   /// The clock the timers run on.
-  var clock: DriverClock { get }
+  let clock: C
   /// The clock's instant at offset zero, fixed when the driver is made.
-  var origin: DriverClock.Instant { get }
-}
+  let origin: C.Instant
 
-extension ClockTimerDriver {
-  func now() -> Duration {
+  init(clock: C) {
+    self.clock = clock
+    origin = clock.now
+  }
+
+  final func now() -> Duration {
     origin.duration(to: clock.now)
   }
 
-  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
+  final func instant(at offset: Duration) -> any InstantProtocol<Duration> {
     origin.advanced(by: offset)
+  }
+
+  /// Overridden by every subclass with its way of waking the scheduler.
+  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
+    preconditionFailure("ClockTimerDriver.arm(at:leeway:for:) must be overridden")
   }
 }
 
@@ -38,18 +52,11 @@ extension ClockTimerDriver {
 /// is replaced whenever the earliest deadline changes. One such scheduler per timer.
 ///
 /// `@unchecked Sendable`: `task` is read and written under the scheduler's lock only.
-final class TaskTimerDriver<C: Clock>: ClockTimerDriver, @unchecked Sendable where C.Duration == Duration {
-  let clock: C
-  let origin: C.Instant
+final class TaskTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {
   /// The sleeping task; read and written under the scheduler's lock only.
   var task: Task<Void, Never>?
 
-  init(clock: C) {
-    self.clock = clock
-    origin = clock.now
-  }
-
-  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
+  override func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
     task?.cancel()
     task = nil
     guard let deadline else { return }
