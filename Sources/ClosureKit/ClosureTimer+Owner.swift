@@ -36,16 +36,8 @@ extension ClosureTimer {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) {
-    self.init(
-      scheduler: .scheduler(for: clock),
-      period: delay,
-      isRepeating: false,
-      tolerance: .zero,
-      repeatCount: 1,
-      delivery: delivery,
-      owner: owner,
-      handler: Self.bind(owner, handler)
-    )
+    let cadence = Cadence.once(after: delay)
+    self.init(cadence, scheduler: .scheduler(for: clock), delivery: delivery, owner: owner, Self.bind(owner, handler))
   }
 
   /// Creates a stopped repeating timer bound to `owner`; ``start()`` schedules it.
@@ -75,16 +67,8 @@ extension ClosureTimer {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) {
-    self.init(
-      scheduler: .scheduler(for: clock),
-      period: interval,
-      isRepeating: true,
-      tolerance: tolerance,
-      repeatCount: repeatCount,
-      delivery: delivery,
-      owner: owner,
-      handler: Self.bind(owner, handler)
-    )
+    let cadence = Cadence.repeating(every: interval, tolerance: tolerance, repeatCount: repeatCount)
+    self.init(cadence, scheduler: .scheduler(for: clock), delivery: delivery, owner: owner, Self.bind(owner, handler))
   }
 
   /// Schedules a one-shot timer bound to `owner`: it runs once, `delay` from now, if the owner is
@@ -112,9 +96,7 @@ extension ClosureTimer {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) -> ClosureTimer {
-    let timer = ClosureTimer(after: delay, owner: owner, on: delivery, clock: clock, handler)
-    timer.start()
-    return timer
+    ClosureTimer(after: delay, owner: owner, on: delivery, clock: clock, handler).started()
   }
 
   /// Schedules a repeating timer bound to `owner`: it ticks until invalidated, until `repeatCount`
@@ -151,15 +133,8 @@ extension ClosureTimer {
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) -> ClosureTimer {
     let timer = ClosureTimer(
-      every: interval,
-      owner: owner,
-      tolerance: tolerance,
-      repeatCount: repeatCount,
-      on: delivery,
-      clock: clock,
-      handler
+      every: interval, owner: owner, tolerance: tolerance, repeatCount: repeatCount, on: delivery, clock: clock, handler
     )
-    timer.start()
-    return timer
+    return timer.started()
   }
 }

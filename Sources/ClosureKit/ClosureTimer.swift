@@ -115,6 +115,40 @@ public final class ClosureTimer: @unchecked Sendable {
     self.handler = handler
   }
 
+  /// When a timer's calls fall due, as the public initialisers spell it.
+  enum Cadence {
+    /// One call, `delay` after the start.
+    case once(after: Duration)
+    /// A call every `interval`, up to `repeatCount` calls (`nil`: no limit).
+    case repeating(every: Duration, tolerance: Duration, repeatCount: Int?)
+  }
+
+  /// Creates a stopped timer on `scheduler`: the one body behind every public initialiser, with
+  /// `owner` (held weakly) for the owner variants and `nil` for the others.
+  convenience init(
+    _ cadence: Cadence,
+    scheduler: TimerScheduler,
+    delivery: Delivery,
+    owner: (any AnyObject & Sendable)?,
+    _ handler: @escaping @Sendable (ClosureTimer) -> Void
+  ) {
+    let (period, isRepeating, tolerance, repeatCount): (Duration, Bool, Duration, Int?) =
+      switch cadence {
+      case .once(let delay): (delay, false, .zero, 1)
+      case .repeating(let interval, let tolerance, let repeatCount): (interval, true, tolerance, repeatCount)
+      }
+    self.init(
+      scheduler: scheduler,
+      period: period,
+      isRepeating: isRepeating,
+      tolerance: tolerance,
+      repeatCount: repeatCount,
+      delivery: delivery,
+      owner: owner,
+      handler: handler
+    )
+  }
+
   /// Creates a stopped one-shot timer; ``start()`` schedules it `delay` after the moment it is
   /// called.
   ///
@@ -137,16 +171,8 @@ public final class ClosureTimer: @unchecked Sendable {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) {
-    self.init(
-      scheduler: .scheduler(for: clock),
-      period: delay,
-      isRepeating: false,
-      tolerance: .zero,
-      repeatCount: 1,
-      delivery: delivery,
-      owner: nil,
-      handler: handler
-    )
+    let cadence = Cadence.once(after: delay)
+    self.init(cadence, scheduler: .scheduler(for: clock), delivery: delivery, owner: nil, handler)
   }
 
   /// Creates a stopped repeating timer; ``start()`` schedules its first tick one `interval` after
@@ -176,16 +202,8 @@ public final class ClosureTimer: @unchecked Sendable {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) {
-    self.init(
-      scheduler: .scheduler(for: clock),
-      period: interval,
-      isRepeating: true,
-      tolerance: tolerance,
-      repeatCount: repeatCount,
-      delivery: delivery,
-      owner: nil,
-      handler: handler
-    )
+    let cadence = Cadence.repeating(every: interval, tolerance: tolerance, repeatCount: repeatCount)
+    self.init(cadence, scheduler: .scheduler(for: clock), delivery: delivery, owner: nil, handler)
   }
 
   /// Schedules a one-shot timer: the handler runs once, `delay` from now, then the timer is invalid.
@@ -211,9 +229,7 @@ public final class ClosureTimer: @unchecked Sendable {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) -> ClosureTimer {
-    let timer = ClosureTimer(after: delay, on: delivery, clock: clock, handler)
-    timer.start()
-    return timer
+    ClosureTimer(after: delay, on: delivery, clock: clock, handler).started()
   }
 
   /// Schedules a repeating timer: the handler runs every `interval`, with no drift, until the timer
@@ -247,16 +263,8 @@ public final class ClosureTimer: @unchecked Sendable {
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) -> ClosureTimer {
-    let timer = ClosureTimer(
-      every: interval,
-      tolerance: tolerance,
-      repeatCount: repeatCount,
-      on: delivery,
-      clock: clock,
-      handler
-    )
-    timer.start()
-    return timer
+    ClosureTimer(every: interval, tolerance: tolerance, repeatCount: repeatCount, on: delivery, clock: clock, handler)
+      .started()
   }
 
   // MARK: Control
@@ -428,6 +436,12 @@ public final class ClosureTimer: @unchecked Sendable {
   }
 
   // MARK: Internal
+
+  /// Starts the timer and returns it: the tail of every `schedule`.
+  func started() -> ClosureTimer {
+    start()
+    return self
+  }
 
   /// Whether the timer is owner-bound and its owner is gone.
   var isOrphaned: Bool {

@@ -18,7 +18,7 @@ import Dispatch
 /// cheap under the scheduler's lock; the thread calls `fireDue()` with no lock held.
 ///
 /// `@unchecked Sendable`: the mutable state is in a `Locked`; the semaphore is thread-safe.
-final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
+final class ThreadTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {
   struct State {
     /// The deadline to wake at; `nil`: wait until armed.
     var armed: Duration?
@@ -26,26 +26,11 @@ final class ThreadTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where 
     var scheduler: TimerScheduler?
   }
 
-  let clock: C
-  let origin: C.Instant
   let state = Locked(State())
   /// Signalled on every arming, so the thread re-reads the deadline.
   let wakeup = DispatchSemaphore(value: 0)
 
-  init(clock: C) {
-    self.clock = clock
-    origin = clock.now
-  }
-
-  func now() -> Duration {
-    origin.duration(to: clock.now)
-  }
-
-  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
-    origin.advanced(by: offset)
-  }
-
-  func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
+  override func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
     let (isFirst, isEarlier) = state.withLock { state -> (Bool, Bool) in
       let previous = state.armed
       state.armed = deadline

@@ -14,30 +14,49 @@ extension TimerScheduler {
   }
 }
 
-/// Wakes a scheduler on a clock ClosureKit does not know, with `clock.sleep(until:)` in a task that
-/// is replaced whenever the earliest deadline changes. One such scheduler per timer.
+/// The core every clock-backed driver shares: reads `clock` as offsets from the instant the driver
+/// was made. Each subclass adds only how it wakes up, by overriding ``arm(at:leeway:for:)``.
 ///
-/// `@unchecked Sendable`: `task` is read and written under the scheduler's lock only.
-final class TaskTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
+/// A class rather than a protocol with default methods: the scheduler calls ``now()`` on every
+/// wake-up, and a default method reached through a generic conformance is not specialised (it
+/// would look up a witness table at each call).
+///
+/// `@unchecked Sendable`: `clock` and `origin` are immutable; each subclass says what guards its
+/// own state.
+class ClockTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Duration == Duration {
+  /// The clock the timers run on.
   let clock: C
+  /// The clock's instant at offset zero, fixed when the driver is made.
   let origin: C.Instant
-  /// The sleeping task; read and written under the scheduler's lock only.
-  var task: Task<Void, Never>?
 
   init(clock: C) {
     self.clock = clock
     origin = clock.now
   }
 
-  func now() -> Duration {
+  final func now() -> Duration {
     origin.duration(to: clock.now)
   }
 
-  func instant(at offset: Duration) -> any InstantProtocol<Duration> {
+  final func instant(at offset: Duration) -> any InstantProtocol<Duration> {
     origin.advanced(by: offset)
   }
 
+  /// Overridden by every subclass with its way of waking the scheduler.
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
+    preconditionFailure("ClockTimerDriver.arm(at:leeway:for:) must be overridden")
+  }
+}
+
+/// Wakes a scheduler on a clock ClosureKit does not know, with `clock.sleep(until:)` in a task that
+/// is replaced whenever the earliest deadline changes. One such scheduler per timer.
+///
+/// `@unchecked Sendable`: `task` is read and written under the scheduler's lock only.
+final class TaskTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {
+  /// The sleeping task; read and written under the scheduler's lock only.
+  var task: Task<Void, Never>?
+
+  override func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
     task?.cancel()
     task = nil
     guard let deadline else { return }
