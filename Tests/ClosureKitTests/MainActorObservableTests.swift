@@ -238,4 +238,23 @@ final class ScreenOwner: Sendable {}
     queue.sync {}
     #expect(priors.values == [true])
   }
+
+  /// Every change of a long chain (each write made by the delivery of the previous change) costs the
+  /// same: the handler was once read through a `Locked` of a function type, which wrapped it in two
+  /// more reabstraction thunks per read, so the n-th change ran through 2n thunks (quadratic time,
+  /// and a stack overflow well before 100,000 changes).
+  @Test func aLongChainOfChangesCostsTheSamePerChange() async {
+    let model = MainActorCounter()
+    let changes = 100_000
+    let reachedTheEnd = Expectation()
+    let subscription = model.observe(\.count) { change in
+      MainActor.assumeIsolated {
+        let value = change.newValue!
+        if value == changes { reachedTheEnd.fulfill() } else { model.count = value + 1 }
+      }
+    }
+    model.count = 1
+    #expect(await reachedTheEnd.wait(timeout: .seconds(60)))
+    subscription.cancel()
+  }
 }

@@ -6,6 +6,7 @@ import Synchronization
 let observationSuite = Suite(name: "observation") {
   observedWriteBenchmark()
   observableCycleBenchmark()
+  await mainActorChainBenchmark()
   await coalescingBenchmark()
   crossThreadMissRate()
 }
@@ -376,4 +377,102 @@ func crossThreadMissRate() {
     table.add(name, Double(missed) * 100 / Double(trials))
   }
   table.print()
+}
+
+@MainActor @Observable final class MainModel {
+  var count = 0
+}
+
+/// `@MainActor` models: a chain of cycles on the main actor, each write made by the delivery of
+/// the previous one, so every cycle includes one hop through the main queue, as in an app. The
+/// hand-written loop hops with `DispatchQueue.main.async` and captures the model weakly.
+func mainActorChainBenchmark() async {
+  let cycles = 20_000
+  var handWritten = Double.infinity
+  var closureKit = Double.infinity
+  for _ in 0..<5 {
+    handWritten = min(handWritten, await handWrittenMainChain(cycles))
+    closureKit = min(closureKit, await closureKitMainChain(cycles))
+  }
+  var table = Table("@MainActor @Observable: chained write + delivery through the main queue (best of 5)")
+  table.add("withObservationTracking loop, hop via DispatchQueue.main", handWritten, baseline: true)
+  table.add("ClosureKit observe (@MainActor overload), .immediate", closureKit)
+  table.print()
+}
+
+/// Nanoseconds per cycle of a chain of `cycles` hand-written re-arms on the main actor.
+@MainActor func handWrittenMainChain(_ cycles: Int) async -> Double {
+  let chain = HandWrittenChain(cycles: cycles)
+  let start = ContinuousClock.now
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    chain.done = done
+    chain.track()
+    chain.model.count = 1
+  }
+  return withExtendedLifetime(chain) { nanosecondsPerCycle(since: start, cycles) }
+}
+
+/// The re-arm loop people write for a main-actor model, capturing weakly and hopping through the
+/// main queue to read the new value.
+@MainActor final class HandWrittenChain {
+  let model = MainModel()
+  let cycles: Int
+  var done: CheckedContinuation<Void, Never>?
+
+  init(cycles: Int) {
+    self.cycles = cycles
+  }
+
+  func track() {
+    withObservationTracking {
+      _ = model.count
+    } onChange: { [weak self] in
+      DispatchQueue.main.async {
+        MainActor.assumeIsolated { self?.changed() }
+      }
+    }
+  }
+
+  func changed() {
+    let value = model.count
+    if value == cycles {
+      done?.resume()
+    } else {
+      track()
+      model.count = value + 1
+    }
+  }
+}
+
+/// Nanoseconds per cycle of a chain of `cycles` ClosureKit deliveries on the main actor.
+@MainActor func closureKitMainChain(_ cycles: Int) async -> Double {
+  let model = MainModel()
+  let token = Slot()
+  let start = ContinuousClock.now
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    token.subscription = model.observe(\.count) { change in
+      MainActor.assumeIsolated {
+        let value = change.newValue!
+        if value == cycles {
+          done.resume()
+        } else {
+          model.count = value + 1
+        }
+      }
+    }
+    model.count = 1
+  }
+  token.subscription?.cancel()
+  return nanosecondsPerCycle(since: start, cycles)
+}
+
+/// Holds a token on the main actor.
+@MainActor final class Slot {
+  var subscription: Subscription?
+}
+
+/// The time since `start`, in nanoseconds per cycle.
+func nanosecondsPerCycle(since start: ContinuousClock.Instant, _ cycles: Int) -> Double {
+  let elapsed = start.duration(to: .now)
+  return (Double(elapsed.components.seconds) * 1e9 + Double(elapsed.components.attoseconds) / 1e9) / Double(cycles)
 }
