@@ -16,6 +16,8 @@ import Testing
   /// A thread-safe model along the chain: the only way a main-actor observation sees a write made
   /// off the main actor.
   let shared = SharedCounter()
+  /// A thread-safe model whose reads can let a write from another thread land mid-read.
+  let racing = RacingCounter()
 }
 
 /// An owner for owner binding.
@@ -255,6 +257,23 @@ final class ScreenOwner: Sendable {}
     }
     model.count = 1
     #expect(await reachedTheEnd.wait(timeout: .seconds(60)))
+    subscription.cancel()
+  }
+
+  /// As for the nonisolated path: once a write from off the main actor was seen, a write from
+  /// another thread that lands while a hop arms is delivered by the re-read after arming.
+  @Test func aWriteLandingWhileAHopArmsIsDeliveredByTheReRead() async {
+    let screen = Screen()
+    let racing = screen.racing
+    let sawFinal = Expectation()
+    let subscription = screen.observe(\.racing.value) { change in
+      if change.newValue == 99 { sawFinal.fulfill() }
+    }
+    racing.interloper.withLock { slot in
+      slot = { onNewThread { racing.value = 99 } }
+    }
+    onNewThread { racing.value = 1 }
+    #expect(await sawFinal.wait(timeout: .seconds(10)))
     subscription.cancel()
   }
 }

@@ -33,7 +33,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// > actor. The observation ends when the object is deallocated, when the token is cancelled, or
   /// > (owner variant) when the owner is deallocated; the object is never retained. See the article
   /// > <doc:Observation>.
-  @MainActor @discardableResult
+  @MainActor @inlinable @discardableResult
   public func observe<Value: Sendable>(
     _ keyPath: KeyPath<Self, Value>,
     options: ObservationOptions = [.new],
@@ -72,7 +72,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// > Important: Call it on the main actor; the same rules as the main-actor
   /// > `observe(_:options:on:_:)`. Once the owner is gone the handler is never called again and is
   /// > released at the next change.
-  @MainActor @discardableResult
+  @MainActor @inlinable @discardableResult
   public func observe<Owner: AnyObject & Sendable, Value: Sendable>(
     _ keyPath: KeyPath<Self, Value>,
     owner: Owner,
