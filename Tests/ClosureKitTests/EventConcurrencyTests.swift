@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Synchronization
 import Testing
@@ -35,6 +36,24 @@ import Testing
     event.send(0)
     #expect(permanentCount.value == sends.load(ordering: .relaxed))
     #expect(event.handlerCount == 0)
+  }
+
+  /// A `once` handler ends in the send that runs it, which detaches its token under the list's
+  /// lock while the registering thread drops that token: the list must never be the one to release
+  /// the token's last reference there (its deinit takes the same lock: a deadlock).
+  @Test func tokensDroppedWhileASendEndsTheirHandlerNeverDeadlock() async {
+    let event = Event<Int>()
+    let finished = Expectation(count: 2)
+    let rounds = 500_000
+    DispatchQueue.global().async {
+      for _ in 0..<rounds { _ = event.once { _ in } }
+      finished.fulfill()
+    }
+    DispatchQueue.global().async {
+      for value in 0..<rounds { event.send(value) }
+      finished.fulfill()
+    }
+    #expect(await finished.wait(timeout: .seconds(120)))
   }
 
   @Test func onceRunsExactlyOnceUnderConcurrentSends() {

@@ -31,7 +31,14 @@ class HandlerNode<Payload: Sendable, Tag: Sendable>: @unchecked Sendable {
   /// Per-handler data of the source (the kinds of a control action); `Void` for events.
   @usableFromInline @exclusivity(unchecked) final var tag: Tag
   /// The token that refers to this node, while both live; cleared by the token's deinit.
-  @usableFromInline @exclusivity(unchecked) final unowned(unsafe) var token: Subscription?
+  ///
+  /// Unretained, and only ever used through `_withUnsafeGuaranteedRef` under the list's lock: a
+  /// strong copy could become the token's last reference (its owner drops it on another thread
+  /// meanwhile), and releasing it would run the token's deinit, which takes the list's lock, on the
+  /// thread that holds it (a deadlock, seen under ThreadSanitizer in
+  /// `concurrentAddCancelAndSendDeliverExactlyToHandlersLiveAcrossEverySend`). The token's
+  /// memory stays valid while the lock is held: its deinit waits for the lock before it returns.
+  @usableFromInline @exclusivity(unchecked) final var token: Unmanaged<Subscription>?
 
   @usableFromInline
   init(handler: @escaping @Sendable (Payload) -> Void, tag: Tag, flags: Int) {
@@ -167,8 +174,10 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
     func detachToken(of node: Node) -> Node? {
       guard let token = node.token else { return nil }
       node.token = nil
-      let reference = token.node
-      token.node = nil
+      let reference = token._withUnsafeGuaranteedRef { token in
+        defer { token.node = nil }
+        return token.node
+      }
       return reference.map { unsafeDowncast($0, to: Node.self) }
     }
 
@@ -244,7 +253,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
         token.node = nil
         return garbage
       }
-      node.token = token
+      node.token = Unmanaged.passUnretained(token)
       node.bits.wrappingAdd(state.entries.count << NodeBits.indexShift, ordering: .relaxed)
       state.entries.append(node)
       state.liveCount += 1
