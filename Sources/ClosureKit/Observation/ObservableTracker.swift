@@ -171,7 +171,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       guard state.handler != nil, state.armID == armID, !state.isHopPending else { return nil }
       state.isHopPending = true
       state.pendingOld = old
-      state.writer = .current
+      if case .custom = delivery.kind { state.writer = .current }
       return state.handler
     }
     guard let handler else { return }
@@ -200,8 +200,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     case .queue(let target):
       isOwnQueue = DispatchQueue.getSpecific(key: MainQueueCheck.observedQueueKey) == ObjectIdentifier(target)
       queue = target
-    case .custom:
-      delivery.execute { [self] in flush() }
+    case .custom(let schedule):
+      schedule { [self] in flush() }
       return
     }
     if isOwnQueue {
