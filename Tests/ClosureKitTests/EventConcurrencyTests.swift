@@ -56,6 +56,36 @@ import Testing
     #expect(await finished.wait(timeout: .seconds(120)))
   }
 
+  /// An owner whose deinit cancels its own token: the sweep of dead owners on registration must
+  /// not release an owner's last reference while holding the list's lock (reading the weak owner
+  /// makes a strong copy; if the owner's thread drops its reference meanwhile, that copy is the
+  /// last one, and the deinit's cancel takes the same lock).
+  @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
+    final class CancellingOwner: Sendable {
+      let token = Slot<Subscription>()
+      deinit { token.value?.cancel() }
+    }
+    let event = Event<Int>()
+    let rounds = 100_000
+    let finished = Expectation(count: 3)
+    for _ in 0..<2 {
+      DispatchQueue.global().async {
+        for _ in 0..<rounds {
+          let owner = CancellingOwner()
+          owner.token.value = event.addHandler(owner: owner) { _, _ in }
+        }
+        finished.fulfill()
+      }
+    }
+    DispatchQueue.global().async {
+      for _ in 0..<rounds { event.addHandler { _ in }.cancel() }
+      finished.fulfill()
+    }
+    let didFinish = await finished.wait(timeout: .seconds(120))
+    #expect(didFinish)
+    if didFinish { #expect(event.handlerCount == 0) }  // after a deadlock, this would hang too
+  }
+
   @Test func onceRunsExactlyOnceUnderConcurrentSends() {
     let event = Event<Int>()
     let count = Counter()

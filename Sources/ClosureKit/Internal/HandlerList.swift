@@ -197,28 +197,14 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
       entries = compacted
     }
 
-    /// Ends and removes every owner-bound handler whose owner is gone.
-    ///
-    /// - Complexity: O(k) in the number of live handlers registered with an owner.
+    /// Counts a registration; returns whether the owners should be swept now: at every
+    /// registration while few handlers have an owner, else once every `ownerBound.count`
+    /// registrations, so that registration stays amortised O(1).
     @usableFromInline
-    mutating func sweepOrphans(into garbage: inout [Node]) {
-      registrationsSinceSweep = 0
-      for node in ownerBound {
-        guard let extended = node.extended, extended.isOrphaned else { continue }
-        _ = node.claimEnd()
-        garbage.append(remove(node))
-      }
-    }
-
-    /// The sweep on registration: at every registration while few handlers have an owner, else
-    /// once every `ownerBound.count` registrations, so that registration stays amortised O(1).
-    @usableFromInline
-    mutating func sweepOrphansOnRegistration(into garbage: inout [Node]) {
+    mutating func isSweepDue() -> Bool {
       registrationsSinceSweep += 1
-      guard !ownerBound.isEmpty else { return }
-      if ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count {
-        sweepOrphans(into: &garbage)
-      }
+      guard !ownerBound.isEmpty else { return false }
+      return ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count
     }
   }
 
@@ -245,14 +231,13 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
       node = ExtendedHandlerNode(handler: handler, tag: tag, flags: flags, owner: owner, delivery: delivery)
     }
     let token = Subscription(source: self, node: node)
-    let garbage = state.withLock { state -> [Node] in
-      var garbage: [Node] = []
-      state.sweepOrphansOnRegistration(into: &garbage)
+    let isSweepDue = state.withLock { state -> Bool in
       if state.isClosed {
         _ = node.claimEnd()
         token.node = nil
-        return garbage
+        return false
       }
+      let isSweepDue = state.isSweepDue()
       node.token = Unmanaged.passUnretained(token)
       node.bits.wrappingAdd(state.entries.count << NodeBits.indexShift, ordering: .relaxed)
       state.entries.append(node)
@@ -261,10 +246,34 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
         extended.ownerBoundIndex = state.ownerBound.count
         state.ownerBound.append(node)
       }
-      return garbage
+      return isSweepDue
+    }
+    if isSweepDue { sweepOrphans() }
+    return token
+  }
+
+  /// Ends and removes every owner-bound handler whose owner is gone.
+  ///
+  /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
+  /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
+  /// owner's deinit (which may cancel its own token, taking this lock) under the lock.
+  ///
+  /// - Complexity: O(k) in the number of live handlers registered with an owner.
+  @usableFromInline
+  func sweepOrphans() {
+    let candidates = state.withLock { state -> [Node] in
+      state.registrationsSinceSweep = 0
+      return state.ownerBound
+    }
+    let orphans = candidates.filter { $0.extended?.isOrphaned ?? false }
+    guard !orphans.isEmpty else { return }
+    let garbage = state.withLock { state in
+      orphans.map { node in
+        _ = node.claimEnd()
+        return state.remove(node)
+      }
     }
     _ = garbage
-    return token
   }
 
   // MARK: Sending
@@ -387,10 +396,9 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
   }
 
   package func isCancelled(_ subscription: Subscription) -> Bool {
-    state.withLock { _ in
-      guard let reference = subscription.node else { return true }
-      return unsafeDowncast(reference, to: Node.self).isEnded
-    }
+    // The owner is read after unlocking (see ``sweepOrphans()``).
+    let node = state.withLock { _ in subscription.node.map { unsafeDowncast($0, to: Node.self) } }
+    return node?.isEnded ?? true
   }
 
   package func subscriptionWillDeinit(_ subscription: Subscription) {
@@ -402,15 +410,11 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: SubscriptionSource {
 
   /// The number of live handlers whose tag matches (all of them for `nil`).
   func count(matching match: ((Tag) -> Bool)? = nil) -> Int {
-    let (count, garbage) = state.withLock { state -> (Int, [Node]) in
-      var garbage: [Node] = []
-      state.sweepOrphans(into: &garbage)
-      guard let match else { return (state.liveCount, garbage) }
-      let count = state.entries.lazy.filter { $0.map { match($0.tag) } ?? false }.count
-      return (count, garbage)
+    sweepOrphans()
+    return state.withLock { state in
+      guard let match else { return state.liveCount }
+      return state.entries.lazy.filter { $0.map { match($0.tag) } ?? false }.count
     }
-    _ = garbage
-    return count
   }
 
   /// Lets `body` change each live handler's tag; removes those for which it returns `false`.
