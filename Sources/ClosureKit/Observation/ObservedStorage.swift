@@ -242,10 +242,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     let observer = Observer(options: options, delivery: delivery, owner: owner, handler: handler)
     let token = Subscription(source: self, node: observer)
     let wantsInitial = options.contains(.initial)
+    sweepOrphans()
     if wantsInitial { acquireGate(currentThreadID) }
-    var garbage: [Observer] = []
     lock.lock()
-    sweepOrphansLocked(into: &garbage)
     observer.token = token
     lock.value.observers.append(observer)
     observerHint.wrappingAdd(1, ordering: .relaxed)
@@ -253,7 +252,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     if owner != nil { lock.value.ownerBoundCount += 1 }
     let current = wantsInitial ? lock.value.value : nil
     lock.unlock()
-    garbage.removeAll()
     if let current {
       deliver(options.initialChange(current), to: observer)
       releaseGate()
@@ -261,27 +259,46 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     return token
   }
 
-  /// Removes observers whose owner is gone. Only while locked.
-  private func sweepOrphansLocked(into garbage: inout [Observer]) {
-    guard lock.value.ownerBoundCount > 0 else { return }
-    for observer in lock.value.observers where observer.isOwnerBound && observer.owner == nil {
-      observer.ended.store(true, ordering: .releasing)
-      if let removed = removeLocked(observer) { garbage.append(removed) }
+  /// Removes observers whose owner is gone.
+  ///
+  /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
+  /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
+  /// owner's deinit (which may cancel its token, taking this lock) under the lock.
+  private func sweepOrphans() {
+    let candidates = lock.withLock { state in state.ownerBoundCount > 0 ? state.observers : [] }
+    let orphans = candidates.filter { $0.isOwnerBound && $0.owner == nil }
+    guard !orphans.isEmpty else { return }
+    let garbage = lock.withLock { _ in
+      orphans.map { observer in
+        observer.ended.store(true, ordering: .releasing)
+        return removeLocked(observer)
+      }
     }
+    _ = garbage
   }
 
-  /// Removes an ended observer and detaches its token. Only while locked. Returns it, to be
-  /// released after the mutex.
-  private func removeLocked(_ observer: Observer) -> Observer? {
-    if let token = observer.token {
+  /// What a removal lets go of, to be released after the mutex: the observer, and the token (a
+  /// strong copy of the weak reference; if it were the last one, its release would run the token's
+  /// deinit under the lock).
+  private struct Removed {
+    let observer: Observer?
+    let token: Subscription?
+  }
+
+  /// Removes an ended observer and detaches its token. Only while locked.
+  private func removeLocked(_ observer: Observer) -> Removed {
+    let token = observer.token
+    if let token {
       token.node = nil
       observer.token = nil
     }
-    guard let index = lock.value.observers.firstIndex(where: { $0 === observer }) else { return nil }
+    guard let index = lock.value.observers.firstIndex(where: { $0 === observer }) else {
+      return Removed(observer: nil, token: token)
+    }
     if observer.options.contains(.prior) { lock.value.priorCount -= 1 }
     if observer.isOwnerBound { lock.value.ownerBoundCount -= 1 }
     observerHint.wrappingSubtract(1, ordering: .relaxed)
-    return lock.value.observers.remove(at: index)
+    return Removed(observer: lock.value.observers.remove(at: index), token: token)
   }
 
   /// Ends an observer (its owner is gone) and removes it.
@@ -303,26 +320,28 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       observerHint.store(0, ordering: .relaxed)
       return observers
     }
-    lock.withLock { _ in
-      for observer in observers {
+    let tokens = lock.withLock { _ in
+      observers.compactMap { observer -> Subscription? in
         observer.ended.store(true, ordering: .releasing)
-        if let token = observer.token {
-          token.node = nil
-          observer.token = nil
-        }
+        guard let token = observer.token else { return nil }
+        token.node = nil
+        observer.token = nil
+        return token  // released after the mutex (see ``Removed``)
       }
     }
+    _ = tokens
   }
 
   /// The number of observers that have not ended.
   var observerCount: Int {
-    lock.withLock { state in state.observers.lazy.filter { !$0.isEnded }.count }
+    // The owners are read after unlocking (see ``sweepOrphans()``).
+    lock.withLock { $0.observers }.lazy.filter { !$0.isEnded }.count
   }
 
   // MARK: SubscriptionSource
 
   package func cancel(_ subscription: Subscription) {
-    let garbage = lock.withLock { _ -> (AnyObject?, Observer?) in
+    let garbage = lock.withLock { _ -> (AnyObject?, Removed?) in
       guard let reference = subscription.node else { return (nil, nil) }
       let observer = unsafeDowncast(reference, to: Observer.self)
       observer.ended.store(true, ordering: .releasing)
@@ -332,10 +351,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   package func isCancelled(_ subscription: Subscription) -> Bool {
-    lock.withLock { _ in
-      guard let reference = subscription.node else { return true }
-      return unsafeDowncast(reference, to: Observer.self).isEnded
-    }
+    // The owner is read after unlocking (see ``sweepOrphans()``).
+    let observer = lock.withLock { _ in subscription.node.map { unsafeDowncast($0, to: Observer.self) } }
+    return observer?.isEnded ?? true
   }
 
   package func subscriptionWillDeinit(_ subscription: Subscription) {}
