@@ -43,12 +43,18 @@ public final class SubscriptionBag: Sendable {
   /// - Complexity: Amortised O(1): subscriptions that ended by themselves are dropped from the bag
   ///   each time its size doubles.
   public func insert(_ subscription: Subscription) {
-    subscriptions.withLock { subscriptions in
+    let swept = subscriptions.withLock { subscriptions -> [Subscription] in
+      var swept: [Subscription] = []
       if subscriptions.count >= 16, subscriptions.count.nonzeroBitCount == 1 {
-        subscriptions.removeAll { $0.isCancelled }
+        swept = subscriptions
+        subscriptions = swept.filter { !$0.isCancelled }
       }
       subscriptions.append(subscription)
+      return swept
     }
+    // A swept token may hold the last reference to its source and the user's values: released
+    // here, after unlocking, since their deinit may use this bag.
+    withExtendedLifetime(swept) {}
   }
 
   /// Cancels every subscription in the bag and empties it. The bag stays usable.
