@@ -14,6 +14,22 @@ import Testing
     #expect(subscription.isCancelled)
   }
 
+  @Test func tokensThatEndedByThemselvesAreDroppedWhenTheBagDoubles() {
+    let bag = SubscriptionBag()
+    weak var ended: Subscription?
+    do {
+      let token = Subscription {}
+      token.store(in: bag)
+      token.cancel()
+      ended = token
+    }
+    for _ in 0..<15 { Subscription {}.store(in: bag) }
+    #expect(ended != nil)  // 16 tokens: no sweep yet
+    Subscription {}.store(in: bag)
+    #expect(ended == nil)
+    #expect(bag.count == 16)
+  }
+
   @Test func tokensSweptFromABagAreReleasedOutsideItsLock() async {
     let bag = SubscriptionBag()
     let inserted = Expectation()
