@@ -62,7 +62,7 @@ public final class Delegate<Input, Output>: Sendable {
       },
       isAlive: { box.object != nil }
     )
-    self.slot.withLock { $0 = slot }
+    withExtendedLifetime(replace(with: slot)) {}  // the old closure is released outside the lock
   }
 
   /// Sets the closure, with no owner. Replaces any closure set before.
@@ -77,7 +77,7 @@ public final class Delegate<Input, Output>: Sendable {
   /// > released by ``clear()``, by setting another closure, or with the slot.
   public func delegate(_ handler: @escaping @Sendable (Input) -> Output) {
     let slot = Slot(call: { handler($0) }, isAlive: { true })
-    self.slot.withLock { $0 = slot }
+    withExtendedLifetime(replace(with: slot)) {}  // the old closure is released outside the lock
   }
 
   /// Calls the closure.
@@ -95,7 +95,7 @@ public final class Delegate<Input, Output>: Sendable {
   public func callAsFunction(_ input: Input) -> Output? {
     guard let current = slot.withLock({ $0 }) else { return nil }
     if let output = current.call(input) { return output }
-    if !current.isAlive() { clearIfOwnerGone() }
+    if !current.isAlive() { clearIfOwnerGone(current) }
     return nil
   }
 
@@ -107,7 +107,7 @@ public final class Delegate<Input, Output>: Sendable {
   public var isSet: Bool {
     guard let current = slot.withLock({ $0 }) else { return false }
     if current.isAlive() { return true }
-    clearIfOwnerGone()
+    clearIfOwnerGone(current)
     return false
   }
 
@@ -120,20 +120,27 @@ public final class Delegate<Input, Output>: Sendable {
   /// > Important: After this returns no call of the old closure starts; a call already running
   /// > on another thread may finish.
   public func clear() {
-    let old = slot.withLock { slot in
-      defer { slot = nil }
-      return slot
-    }
-    withExtendedLifetime(old) {}  // released outside the lock
+    withExtendedLifetime(replace(with: nil)) {}  // released outside the lock
   }
 
-  /// Clears the slot if its closure's owner is gone (not a closure set since by another thread).
+  /// Stores `new` and returns the slot it replaces, for the caller to release after unlocking:
+  /// the old closure's captures may be the last references to objects whose deinit uses this slot.
+  private func replace(with new: Slot?) -> Slot? {
+    slot.withLock { slot in
+      defer { slot = new }
+      return slot
+    }
+  }
+
+  /// Clears the slot if it still holds `dead`, a slot whose owner the caller found deallocated
+  /// (not a closure set since by another thread). Compares identities: asking `isAlive` here would
+  /// load the weak owner under the lock, and that temporary could be the owner's last reference.
   @usableFromInline
-  func clearIfOwnerGone() {
+  func clearIfOwnerGone(_ dead: Slot) {
     let old = slot.withLock { slot -> Slot? in
-      guard let current = slot, !current.isAlive() else { return nil }
+      guard slot === dead else { return nil }
       defer { slot = nil }
-      return current
+      return slot
     }
     withExtendedLifetime(old) {}
   }

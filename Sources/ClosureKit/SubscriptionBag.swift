@@ -43,12 +43,30 @@ public final class SubscriptionBag: Sendable {
   /// - Complexity: Amortised O(1): subscriptions that ended by themselves are dropped from the bag
   ///   each time its size doubles.
   public func insert(_ subscription: Subscription) {
-    subscriptions.withLock { subscriptions in
-      if subscriptions.count >= 16, subscriptions.count.nonzeroBitCount == 1 {
-        subscriptions.removeAll { $0.isCancelled }
-      }
+    let snapshot = subscriptions.withLock { subscriptions -> [Subscription]? in
       subscriptions.append(subscription)
+      let previousCount = subscriptions.count - 1
+      return previousCount >= 16 && previousCount.nonzeroBitCount == 1 ? subscriptions : nil
     }
+    if let snapshot { sweep(snapshot) }
+  }
+
+  /// Drops from the bag the subscriptions of `snapshot` that ended by themselves.
+  ///
+  /// Asks each token outside the lock (a source may load a weak reference to answer, and that
+  /// temporary may be the last reference to a user's object), and releases the dropped tokens after
+  /// unlocking (a token may hold the last reference to its source and the user's values): a deinit
+  /// that uses this bag must not run under its lock.
+  private func sweep(_ snapshot: [Subscription]) {
+    let ended = Set(snapshot.lazy.filter(\.isCancelled).map(ObjectIdentifier.init))
+    guard !ended.isEmpty else { return }
+    // `snapshot` keeps the ended tokens alive, so no new token can reuse their identifiers here.
+    let old = subscriptions.withLock { subscriptions in
+      let old = subscriptions
+      subscriptions = old.filter { !ended.contains(ObjectIdentifier($0)) }
+      return old
+    }
+    withExtendedLifetime((snapshot, old)) {}
   }
 
   /// Cancels every subscription in the bag and empties it. The bag stays usable.
@@ -76,6 +94,7 @@ public final class SubscriptionBag: Sendable {
   ///
   /// - Complexity: O(n).
   public var count: Int {
-    subscriptions.withLock { $0.lazy.filter { !$0.isCancelled }.count }
+    // Asked outside the lock, for the reason given in `sweep(_:)`.
+    subscriptions.withLock { $0 }.lazy.filter { !$0.isCancelled }.count
   }
 }

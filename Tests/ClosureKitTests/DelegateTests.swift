@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Testing
 
@@ -104,5 +105,53 @@ import Testing
       }
     }
     #expect(calls.value <= 1_000)
+  }
+
+  @Test func aReplacedClosureIsReleasedOutsideTheLockSoItsCapturesMayUseTheSlot() async {
+    let slot = Delegate<Int, Int>()
+    let owner = Tracked()
+    let released = Expectation(count: 2)
+    DispatchQueue.global().async {
+      do {
+        let first = CallsOnDeinit {
+          _ = slot.isSet; released.fulfill()
+        }
+        slot.delegate { [first] in
+          _ = first; return $0
+        }
+      }
+      do {
+        let second = CallsOnDeinit {
+          slot.clear(); released.fulfill()
+        }
+        slot.delegate(on: owner) { [second] _, input in
+          _ = second; return input
+        }  // releases the first closure
+      }
+      slot.delegate { $0 }  // releases the second
+    }
+    #expect(await released.wait(timeout: .seconds(10)))
+  }
+
+  @Test func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
+    let slot = Delegate<Int, Int>()
+    let iterations = 200_000
+    let setter = Expectation()
+    let reader = Expectation()
+    let stop = Slot<Bool>()
+    DispatchQueue.global().async {
+      for _ in 0..<iterations {
+        let owner = CallsOnDeinit { _ = slot.isSet }
+        slot.delegate(on: owner) { _, input in input }
+      }  // each owner goes right after being set, while the reader may be clearing its predecessor
+      stop.value = true
+      setter.fulfill()
+    }
+    DispatchQueue.global().async {
+      while stop.value != true { _ = slot(0) }
+      reader.fulfill()
+    }
+    #expect(await setter.wait(timeout: .seconds(60)))
+    #expect(await reader.wait(timeout: .seconds(10)))
   }
 }

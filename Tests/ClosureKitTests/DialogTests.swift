@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitTesting
+import Dispatch
 import Testing
 
 #if canImport(Glibc)
@@ -255,6 +256,38 @@ struct FixedPresenter: DialogPresenter {
     #expect(handler == nil)
     #expect(rule == nil)
     #expect(alert.buttons.count == 4)  // the descriptions stay; only the closures went
+  }
+
+  @Test func actionsNotChosenAreReleasedOutsideTheLockSoTheirCapturesMayUseTheDialog() async {
+    let alert = Alert(title: "T")
+    do {
+      let capture = CallsOnDeinit { _ = alert.buttons }
+      alert.addButton("Chosen") { _ in }
+      alert.addButton("Other") { _ in _ = capture }
+    }
+    let answered = Expectation()
+    Task(executorPreference: DispatchTaskExecutor()) {  // a deadlock blocks a Dispatch worker, not the pool
+      _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
+      answered.fulfill()
+    }
+    #expect(await answered.wait(timeout: .seconds(10)))
+  }
+
+  @Test func aReplacedRuleIsReleasedOutsideTheLockSoItsCapturesMayUseTheDialog() async {
+    let alert = Alert(title: "T")
+    alert.addTextField()
+    let replaced = Expectation()
+    DispatchQueue.global().async {
+      do {
+        let capture = CallsOnDeinit { _ = alert.buttons }
+        alert.enableButtons { _ in
+          _ = capture; return true
+        }
+      }
+      alert.enableButtons { _ in true }
+      replaced.fulfill()
+    }
+    #expect(await replaced.wait(timeout: .seconds(10)))
   }
 
   @Test func everyClosureIsReleasedAfterADismissal() async throws {

@@ -94,23 +94,34 @@ final class DialogCore: Sendable {
   }
 
   func setValidation(_ rule: @escaping @Sendable ([String]) -> Bool) {
-    state.withLock { state in
-      precondition(
-        state.phase == .building,
-        "enableButtons(when:): the dialog was already presented; set the rule before presenting it"
-      )
-      state.validation = rule
-    }
+    setWhileBuilding(
+      \.validation,
+      to: rule,
+      "enableButtons(when:): the dialog was already presented; set the rule before presenting it"
+    )
   }
 
   func setHandler(_ handler: @escaping @Sendable (DialogResult) -> Void) {
-    state.withLock { state in
-      precondition(
-        state.phase == .building,
-        "setHandler(_:): the dialog was already presented; set the handler before presenting it"
-      )
-      state.handler = handler
+    setWhileBuilding(
+      \.handler,
+      to: handler,
+      "setHandler(_:): the dialog was already presented; set the handler before presenting it"
+    )
+  }
+
+  /// Stores one closure of a dialog still being built, and releases the closure it replaces after
+  /// unlocking: its captures may be the last references to objects whose deinit uses the dialog.
+  private func setWhileBuilding<Closure>(
+    _ keyPath: WritableKeyPath<State, Closure?>,
+    to closure: Closure,
+    _ message: @autoclosure () -> String
+  ) {
+    let replaced = state.withLock { state in
+      precondition(state.phase == .building, message())
+      defer { state[keyPath: keyPath] = closure }
+      return state[keyPath: keyPath]
     }
+    withExtendedLifetime(replaced) {}
   }
 
   /// Does what the classic initialisers share: adds `buttons` in index order, skipping those
@@ -170,17 +181,21 @@ final class DialogCore: Sendable {
       textFieldValues: Self.normalized(values, count: request.textFields.count),
       isDismissed: isDismissed
     )
-    let (action, handler) = state.withLock { state in
-      let action = chosen.flatMap { state.buttons[$0].action }
-      let handler = state.handler
-      state.phase = .answered
-      for index in state.buttons.indices { state.buttons[index].action = nil }
-      state.validation = nil
-      state.handler = nil
-      return (action, handler)
+    // Every closure is taken out and released after unlocking, not only the two that run: the
+    // captures of the actions not chosen and of the rule may be the last references to objects
+    // whose deinit uses the dialog.
+    let taken = state.withLock { state in
+      defer {
+        state.phase = .answered
+        for index in state.buttons.indices { state.buttons[index].action = nil }
+        state.validation = nil
+        state.handler = nil
+      }
+      return (actions: state.buttons.map(\.action), validation: state.validation, handler: state.handler)
     }
-    action?(result)
-    handler?(result)
+    chosen.flatMap { taken.actions[$0] }?(result)
+    taken.handler?(result)
+    withExtendedLifetime(taken) {}
     return result
   }
 
