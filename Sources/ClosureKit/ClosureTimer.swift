@@ -317,7 +317,10 @@ public final class ClosureTimer: @unchecked Sendable {
   ///
   /// A one-shot timer is valid while its handler runs and invalid after it returns.
   public var isValid: Bool {
-    scheduler.state.withLock { _ in phase != .invalid && !isOrphaned }
+    // Read before locking: the owner's last reference may be dropped while this read holds it,
+    // and its deinit (which may invalidate this timer) must not run under the lock.
+    guard !isOrphaned else { return false }
+    return scheduler.state.withLock { _ in phase != .invalid }
   }
 
   /// Runs the handler now, out of schedule. A one-shot timer is then invalid; a repeating one keeps
@@ -331,8 +334,10 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > Important: Runs through the timer's delivery: with ``Delivery/immediate`` synchronously on
   /// > the calling thread. Does nothing on an invalid timer.
   public func fire() {
+    // Read before locking, as in `isValid`.
+    guard !isOrphaned else { return }
     let job = scheduler.state.withLock { state -> (@Sendable () -> Void)? in
-      guard phase != .invalid, phase != .finishing, !isOrphaned else { return nil }
+      guard phase != .invalid, phase != .finishing else { return nil }
       committedCalls += 1
       let isFinal = callLimit.map { committedCalls >= $0 } ?? false
       if isFinal {
@@ -444,6 +449,9 @@ public final class ClosureTimer: @unchecked Sendable {
   }
 
   /// Whether the timer is owner-bound and its owner is gone.
+  ///
+  /// > Important: Not under the scheduler's lock: the weak load holds the owner for a moment, and
+  /// > if another thread drops its last reference meanwhile, the owner's deinit runs here.
   var isOrphaned: Bool {
     isOwnerBound && owner == nil
   }

@@ -294,12 +294,41 @@ final class ReadsInDeinit {
       #expect(released == nil)
       #expect(table.count == 0)
     }
+
+    /// Race: an object's last reference is dropped while the sweep holds it from its weak load;
+    /// the object's deinit uses the table. Hung before the fix within a few seconds.
+    @Test func anObjectDroppedWhileTheSweepReadsItMayUseTheTableInItsDeinit() async {
+      let table = AssociationTable()
+      let probe = Tracked("probe")
+      let current = Slot<ReadsTableInDeinit>()
+      let finished = await raceFinishes {
+        for _ in 0..<300_000 {
+          let object = ReadsTableInDeinit(table: table, probe: probe)
+          table.setValue(Tracked("value"), for: object, key: 1)
+          current.value = object
+        }
+      } reader: {
+        _ = table.value(for: probe, key: 1)
+      }
+      #expect(finished, "an object's deinit ran under the table's lock")
+    }
   }
 
   /// A weak reference to a ``Tracked``, to keep in collections.
   final class WeakTracked {
     weak var object: Tracked?
     init(_ object: Tracked) { self.object = object }
+  }
+
+  /// An object that reads a table in its deinit.
+  final class ReadsTableInDeinit: Sendable {
+    let table: AssociationTable
+    let probe: Tracked
+    init(table: AssociationTable, probe: Tracked) {
+      self.table = table
+      self.probe = probe
+    }
+    deinit { _ = table.value(for: probe, key: 1) }
   }
 
   /// An object that sets a value on itself in its deinit.

@@ -537,6 +537,89 @@ struct WrappedClock: Clock {
     #expect(suspending.fireCount == 3)
     #expect(wrapped.fireCount == 3)
   }
+
+  // MARK: No deinit under the scheduler's lock
+
+  @Test func anOrphanedTimerFreedByTheSchedulerFreesItsDeliveryAfterTheLock() async {
+    let clock = ManualClock()
+    let probe = ClosureTimer(every: .seconds(1), clock: clock) { _ in }
+    let valid = Slot<Bool>()
+    do {
+      let owner = Tracked("owner")
+      // Only the heap holds the timer; its delivery holds an object that reads a timer on the
+      // same clock (so takes the scheduler's lock) in its deinit.
+      let capture = ReadsTimerInDeinit(probe, into: valid)
+      let delivery = Delivery.scheduled { [capture] job in
+        _ = capture
+        job()
+      }
+      ClosureTimer.schedule(every: .seconds(1), owner: owner, on: delivery, clock: clock) { _, _ in }
+    }
+    let advanced = Expectation()
+    DispatchQueue.global().async {
+      clock.advance(by: .seconds(1))
+      advanced.fulfill()
+    }
+    guard await advanced.wait(timeout: .seconds(10)) else {
+      // The scheduler's lock is held for good: reading the clock's timers would hang too.
+      Issue.record("the delivery was freed under the scheduler's lock")
+      return
+    }
+    #expect(valid.value == true)
+    #expect(clock.timerScheduler.scheduledCount == 0)
+  }
+
+  /// Race: the owner's last reference is dropped while `isValid` or `fire` holds it from its weak
+  /// load; the owner's deinit invalidates the timer. Hung before the fix within a few seconds.
+  @Test func anOwnerDroppedWhileTheTimerReadsItMayInvalidateTheTimer() async {
+    let clock = ManualClock()
+    let current = Slot<ClosureTimer>()
+    let finished = await raceFinishes {
+      for _ in 0..<300_000 {
+        let owner = InvalidatesInDeinit()
+        let timer = ClosureTimer(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
+        owner.timer.value = timer
+        current.value = timer
+      }
+    } reader: {
+      guard let timer = current.value else { return }
+      _ = timer.isValid
+      timer.fire()
+    }
+    #expect(finished, "an owner's deinit ran under the scheduler's lock")
+  }
+
+  /// Race: the owner's last reference is dropped while the scheduler, firing due timers, holds it
+  /// from its weak load; the owner's deinit invalidates the timer.
+  @Test func anOwnerDroppedWhileTheSchedulerFiresMayInvalidateTheTimer() async {
+    let clock = ManualClock()
+    let finished = await raceFinishes {
+      for _ in 0..<300_000 {
+        let owner = InvalidatesInDeinit()
+        owner.timer.value = ClosureTimer.schedule(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
+      }
+    } reader: {
+      clock.advance(by: .seconds(1))
+    }
+    #expect(finished, "an owner's deinit ran under the scheduler's lock")
+  }
+}
+
+/// An owner that invalidates its timer in its deinit.
+final class InvalidatesInDeinit: Sendable {
+  let timer = Slot<ClosureTimer>()
+  deinit { timer.value?.invalidate() }
+}
+
+/// An object that reads whether a timer is valid in its deinit.
+final class ReadsTimerInDeinit: Sendable {
+  let timer: ClosureTimer
+  let valid: Slot<Bool>
+  init(_ timer: ClosureTimer, into valid: Slot<Bool>) {
+    self.timer = timer
+    self.valid = valid
+  }
+  deinit { valid.value = timer.isValid }
 }
 
 @Suite struct ManualClockTests {

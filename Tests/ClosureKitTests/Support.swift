@@ -1,3 +1,5 @@
+import ClosureKitTesting
+
 @testable import ClosureKit
 
 /// A thread-safe counter for handlers.
@@ -41,4 +43,29 @@ final class Slot<Value: Sendable>: Sendable {
 /// returns when it has finished.
 func onNewThread(_ body: @escaping @Sendable () -> Void) {
   pthread_join(startThread(body), nil)
+}
+
+/// Runs `writer` on one new thread and `reader` over and over on another until `writer` returns;
+/// `false` if the two have not both finished within a minute (a deadlock). A hung thread is left
+/// behind, so the failure is reported instead of hanging the run.
+func raceFinishes(
+  writer: @escaping @Sendable () -> Void,
+  reader: @escaping @Sendable () -> Void
+) async -> Bool {
+  let done = Expectation(count: 2)
+  let stop = Locked(false)
+  pthread_detach(
+    startThread {
+      writer()
+      stop.withLock { $0 = true }
+      done.fulfill()
+    }
+  )
+  pthread_detach(
+    startThread {
+      while !stop.withLock({ $0 }) { reader() }
+      done.fulfill()
+    }
+  )
+  return await done.wait(timeout: .seconds(60))
 }

@@ -9,7 +9,8 @@
 ///   shrinks the part of the round still to check by at least one, and an entry whose object died is
 ///   removed within `n` accesses, `n` being the number of entries when it died.
 /// - Removed values are released after the lock is released, so a value's `deinit` may use the
-///   table.
+///   table. So are the objects the sweep loads from weak references: if another thread drops an
+///   object's last reference while the sweep holds it, the object's `deinit` may use the table.
 ///
 /// Every access is O(1): one hash lookup, at most three weak loads, O(1) removals (entries live in
 /// a dense array and a removal swaps the last entry into the hole). Amortised O(1) where the array
@@ -41,15 +42,16 @@ package final class AssociationTable: Sendable {
   /// The value for `key` on `object`, if `object` is the live object it was set for.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
     var garbage = Garbage()
+    var swept = Swept()
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     let result: AnyObject? = state.withLock { state in
-      state.sweep(AssociationTable.lookupSweep, into: &garbage)
+      state.sweep(AssociationTable.lookupSweep, into: &garbage, keeping: &swept)
       guard let index = state.indices[slot] else { return nil }
       if state.entries[index].object === object { return state.entries[index].value }
       garbage.append(state.remove(at: index))
       return nil
     }
-    withExtendedLifetime(garbage) {}
+    withExtendedLifetime((garbage, swept)) {}
     return result
   }
 
@@ -62,9 +64,10 @@ package final class AssociationTable: Sendable {
   /// `transform` runs under the lock and must not use the table.
   package func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
     var garbage = Garbage()
+    var swept = Swept()
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     state.withLock { state in
-      state.sweep(AssociationTable.writeSweep, into: &garbage)
+      state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
       if let index = state.indices[slot] {
         if state.entries[index].object === object {
           let old = state.entries[index].value
@@ -88,7 +91,7 @@ package final class AssociationTable: Sendable {
       state.indices[slot] = state.entries.count
       state.entries.append(entry)
     }
-    withExtendedLifetime(garbage) {}
+    withExtendedLifetime((garbage, swept)) {}
   }
 }
 
@@ -138,6 +141,22 @@ extension AssociationTable {
     }
   }
 
+  /// The live objects the sweep loaded under the lock, released after it (the sweep checks at most
+  /// ``AssociationTable/writeSweep`` entries).
+  struct Swept {
+    /// The objects, in the order loaded.
+    private var first, second: AnyObject?
+
+    mutating func append(_ object: AnyObject) {
+      if first == nil {
+        first = object
+      } else {
+        precondition(second == nil, "the sweep loaded more than two objects")
+        second = object
+      }
+    }
+  }
+
   /// The table's contents.
   struct State {
     /// Every association, densely packed.
@@ -148,16 +167,18 @@ extension AssociationTable {
     var cursor = 0
 
     /// Checks the next `count` entries and removes those whose object is dead, adding their
-    /// values to `garbage`.
-    mutating func sweep(_ count: Int, into garbage: inout Garbage) {
+    /// values to `garbage` and the live objects it loaded to `swept`.
+    mutating func sweep(_ count: Int, into garbage: inout Garbage, keeping swept: inout Swept) {
       for _ in 0..<count {
         if entries.isEmpty { return }
         if cursor >= entries.count { cursor = 0 }
-        if entries[cursor].object == nil {
+        if let object = entries[cursor].object {
+          // Kept past the lock: it may be the last reference by the time it is released.
+          swept.append(object)
+          cursor += 1
+        } else {
           // The last entry moves into the hole, at the cursor: it is checked next.
           garbage.append(remove(at: cursor))
-        } else {
-          cursor += 1
         }
       }
     }

@@ -77,17 +77,25 @@ package final class TimerScheduler: @unchecked Sendable {
 
   /// Pops the earliest due timer and prepares its call; re-arms and returns `nil` when none is due.
   private func nextDueCall() -> DueCall? {
-    // Handlers of timers whose owner is gone, released after the lock is dropped.
-    var released: [@Sendable (ClosureTimer) -> Void] = []
-    defer { _ = released }
+    // Timers whose owner is gone, with their handlers, released after the lock is dropped: the
+    // heap may have held such a timer's last reference, and freeing it frees its delivery.
+    var released: [(ClosureTimer, (@Sendable (ClosureTimer) -> Void)?)] = []
+    // The due timer's owner, loaded under the lock and released after it: if another thread drops
+    // the owner's last reference meanwhile, its deinit (which may invalidate the timer) runs here,
+    // not under the lock. At most one live owner is loaded, as the first live timer is returned.
+    var owner: (any AnyObject & Sendable)?
+    defer { _ = (released, owner) }
     return state.withLock { state in
       let now = driver.now()
       while let entry = state.heap.first, entry.deadline <= now {
         let top = entry.timer
         state.removeTimer(at: 0)
-        if top.isOrphaned {
-          if let handler = top.end() { released.append(handler) }
-          continue
+        if top.isOwnerBound {
+          owner = top.owner
+          if owner == nil {
+            released.append((top, top.end()))
+            continue
+          }
         }
         return top.tick(at: now, state: &state)
       }
