@@ -302,7 +302,7 @@ final class ReadsInDeinit {
       let probe = Tracked("probe")
       let current = Slot<ReadsTableInDeinit>()
       let finished = await raceFinishes {
-        for _ in 0..<300_000 {
+        for _ in 0..<stressRounds(300_000) {
           let object = ReadsTableInDeinit(table: table, probe: probe)
           table.setValue(Tracked("value"), for: object, key: 1)
           current.value = object

@@ -575,7 +575,7 @@ struct WrappedClock: Clock {
     let clock = ManualClock()
     let current = Slot<ClosureTimer>()
     let finished = await raceFinishes {
-      for _ in 0..<300_000 {
+      for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
         let timer = ClosureTimer(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
         owner.timer.value = timer
@@ -594,7 +594,7 @@ struct WrappedClock: Clock {
   @Test func anOwnerDroppedWhileTheSchedulerFiresMayInvalidateTheTimer() async {
     let clock = ManualClock()
     let finished = await raceFinishes {
-      for _ in 0..<300_000 {
+      for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
         owner.timer.value = ClosureTimer.schedule(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
       }

@@ -135,7 +135,7 @@ import Testing
 
   @Test func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
     let slot = Delegate<Int, Int>()
-    let iterations = 200_000
+    let iterations = stressRounds(200_000)
     let setter = Expectation()
     let reader = Expectation()
     let stop = Slot<Bool>()

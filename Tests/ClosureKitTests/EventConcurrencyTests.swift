@@ -44,7 +44,7 @@ import Testing
   @Test func tokensDroppedWhileASendEndsTheirHandlerNeverDeadlock() async {
     let event = Event<Int>()
     let finished = Expectation(count: 2)
-    let rounds = 500_000
+    let rounds = stressRounds(500_000)
     DispatchQueue.global().async {
       for _ in 0..<rounds { _ = event.once { _ in } }
       finished.fulfill()
@@ -66,7 +66,7 @@ import Testing
       deinit { token.value?.cancel() }
     }
     let event = Event<Int>()
-    let rounds = 100_000
+    let rounds = stressRounds(100_000)
     let finished = Expectation(count: 3)
     for _ in 0..<2 {
       DispatchQueue.global().async {

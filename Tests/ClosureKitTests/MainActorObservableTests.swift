@@ -247,7 +247,7 @@ final class ScreenOwner: Sendable {}
   /// and a stack overflow well before 100,000 changes).
   @Test func aLongChainOfChangesCostsTheSamePerChange() async {
     let model = MainActorCounter()
-    let changes = 100_000
+    let changes = stressRounds(100_000)
     let reachedTheEnd = Expectation()
     let subscription = model.observe(\.count) { change in
       MainActor.assumeIsolated {

@@ -339,7 +339,7 @@ final class Player: @unchecked Sendable {
       deinit { token.value?.cancel() }
     }
     let box = Observed(0)
-    let rounds = 50_000
+    let rounds = stressRounds(50_000)
     let finished = Expectation(count: 3)
     for _ in 0..<2 {
       DispatchQueue.global().async {

@@ -69,3 +69,14 @@ func raceFinishes(
   )
   return await done.wait(timeout: .seconds(60))
 }
+
+/// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
+let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
+/// The rounds of a stress test: `rounds` in a normal build, a fiftieth of them (at least 1,000)
+/// under ThreadSanitizer, where every memory access is instrumented (20 to 50 times slower) and the
+/// full count would starve the tests running beside it on a 2-core machine past their deadlines.
+/// The deadlock regressions they guard hang within a few thousand rounds in the normal build.
+func stressRounds(_ rounds: Int) -> Int {
+  isUnderThreadSanitizer ? max(1_000, rounds / 50) : rounds
+}
