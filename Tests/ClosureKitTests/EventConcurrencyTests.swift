@@ -61,27 +61,12 @@ import Testing
   /// makes a strong copy; if the owner's thread drops its reference meanwhile, that copy is the
   /// last one, and the deinit's cancel takes the same lock).
   @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
-    final class CancellingOwner: Sendable {
-      let token = Slot<Subscription>()
-      deinit { token.value?.cancel() }
-    }
     let event = Event<Int>()
-    let rounds = stressRounds(100_000)
-    let finished = Expectation(count: 3)
-    for _ in 0..<2 {
-      DispatchQueue.global().async {
-        for _ in 0..<rounds {
-          let owner = CancellingOwner()
-          owner.token.value = event.addHandler(owner: owner) { _, _ in }
-        }
-        finished.fulfill()
-      }
+    let didFinish = await ownersDieWhileTheSourceSweeps(rounds: stressRounds(100_000)) { owner in
+      event.addHandler(owner: owner) { _, _ in }
+    } churn: {
+      event.addHandler { _ in }.cancel()
     }
-    DispatchQueue.global().async {
-      for _ in 0..<rounds { event.addHandler { _ in }.cancel() }
-      finished.fulfill()
-    }
-    let didFinish = await finished.wait(timeout: .seconds(120))
     #expect(didFinish)
     if didFinish { #expect(event.handlerCount == 0) }  // after a deadlock, this would hang too
   }

@@ -334,31 +334,14 @@ final class Player: @unchecked Sendable {
   /// registration nor `isCancelled` may release an owner's last reference under the box's lock
   /// (the deinit's cancel takes the same lock).
   @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
-    final class CancellingOwner: Sendable {
-      let token = Slot<Subscription>()
-      deinit { token.value?.cancel() }
-    }
     let box = Observed(0)
-    let rounds = stressRounds(50_000)
-    let finished = Expectation(count: 3)
-    for _ in 0..<2 {
-      DispatchQueue.global().async {
-        for _ in 0..<rounds {
-          let owner = CancellingOwner()
-          owner.token.value = box.observe(owner: owner) { _, _ in }
-        }
-        finished.fulfill()
-      }
+    let didFinish = await ownersDieWhileTheSourceSweeps(rounds: stressRounds(50_000)) { owner in
+      box.observe(owner: owner) { _, _ in }
+    } churn: {
+      let token = box.observe { _ in }
+      _ = token.isCancelled
+      token.cancel()
     }
-    DispatchQueue.global().async {
-      for _ in 0..<rounds {
-        let token = box.observe { _ in }
-        _ = token.isCancelled
-        token.cancel()
-      }
-      finished.fulfill()
-    }
-    let didFinish = await finished.wait(timeout: .seconds(120))
     #expect(didFinish)
     if didFinish { #expect(box.observerCount == 0) }  // after a deadlock, this would hang too
   }

@@ -1,3 +1,5 @@
+import ClosureKit
+import ClosureKitTesting
 import Dispatch
 
 /// Runs `body` from its deinit: a capture that calls back into the library when it is released,
@@ -15,4 +17,36 @@ final class DispatchTaskExecutor: TaskExecutor {
     let job = UnownedJob(job)
     DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
   }
+}
+
+/// An owner whose deinit cancels its own token.
+final class CancellingOwner: Sendable {
+  let token = Slot<Subscription>()
+  deinit { token.value?.cancel() }
+}
+
+/// Races owners dying on two threads (each registers an owner-bound handler with `register` and
+/// drops the owner at once, so its deinit cancels the token) against `churn` on a third, which
+/// makes the source sweep dead owners or check tokens. Returns whether all three finished before
+/// the deadline: a source that releases an owner's last reference under its lock deadlocks here.
+func ownersDieWhileTheSourceSweeps(
+  rounds: Int,
+  register: @escaping @Sendable (CancellingOwner) -> Subscription,
+  churn: @escaping @Sendable () -> Void
+) async -> Bool {
+  let finished = Expectation(count: 3)
+  for _ in 0..<2 {
+    DispatchQueue.global().async {
+      for _ in 0..<rounds {
+        let owner = CancellingOwner()
+        owner.token.value = register(owner)
+      }
+      finished.fulfill()
+    }
+  }
+  DispatchQueue.global().async {
+    for _ in 0..<rounds { churn() }
+    finished.fulfill()
+  }
+  return await finished.wait(timeout: .seconds(120))
 }
