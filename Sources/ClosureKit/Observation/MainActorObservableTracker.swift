@@ -2,48 +2,6 @@ public import Dispatch
 public import Observation
 public import Synchronization
 
-/// One `withObservationTracking` registration of a ``MainActorObservableTracker``, guarded by an
-/// atomic fired-once flag exactly like ``TrackingArm``.
-@usableFromInline
-final class MainActorTrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
-  /// The tracker to tell.
-  @usableFromInline let tracker: MainActorObservableTracker<Root, Value>
-  /// Which arming this is; a stale one is ignored by the tracker.
-  @usableFromInline let id: UInt64
-  /// Set by the first `onChange` call.
-  @usableFromInline let fired = Atomic<Bool>(false)
-
-  @inlinable
-  init(tracker: MainActorObservableTracker<Root, Value>, id: UInt64) {
-    self.tracker = tracker
-    self.id = id
-  }
-
-  deinit {
-    // As for ``TrackingArm``: only an arm released unfired can mean that the object is gone.
-    if !fired.load(ordering: .relaxed) { tracker.armReleased() }
-  }
-
-  /// The `onChange` of the registration: runs in the willSet of a tracked property, on the writing
-  /// thread. A main-actor model is written on the main actor, so the tracker is told at once; a
-  /// write made elsewhere (only possible through a non-isolated object along a key-path chain) is
-  /// forwarded to the main actor, where the key path may be read.
-  @inlinable
-  func fire() {
-    guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
-    else { return }
-    let tracker = tracker
-    let id = id
-    if MainQueueCheck.isOnMainQueue {
-      MainActor.assumeIsolated { tracker.willChange(armID: id, isOnWritingThread: true) }
-    } else {
-      DispatchQueue.main.async {
-        MainActor.assumeIsolated { tracker.willChange(armID: id, isOnWritingThread: false) }
-      }
-    }
-  }
-}
-
 /// Continuous observation of a key path of a `@MainActor` `@Observable` object: the cycle of
 /// ``ObservableTracker`` with every read of the key path, every arm and every hop on the main
 /// actor. The key path (not `Sendable`: it names main-actor-isolated properties) never leaves the
@@ -52,7 +10,9 @@ final class MainActorTrackingArm<Root: AnyObject & Sendable, Value: Sendable>: S
 /// `@inlinable` like ``ObservableTracker``, so that the cycle is specialised for the model and the
 /// value in the caller.
 @MainActor @usableFromInline
-final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource {
+final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource,
+  TrackingArmTarget
+{
   /// Held weakly: observing never keeps the object alive. Read off the main actor only to learn
   /// whether the object is gone.
   @usableFromInline nonisolated weak let root: Root?
@@ -130,7 +90,7 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
   @inlinable
   func arm(_ root: Root, reread: Bool) -> Value {
     armID &+= 1
-    let arm = MainActorTrackingArm(tracker: self, id: armID)
+    let arm = TrackingArm(tracker: self, id: armID)
     let keyPath = keyPath
     let tracked = withObservationTracking {
       root[keyPath: keyPath]
@@ -140,6 +100,21 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
     let value = reread ? root[keyPath: keyPath] : tracked
     lastValue = value
     return value
+  }
+
+  /// The first `onChange` of an arm, on the writing thread. A main-actor model is written on the
+  /// main actor, so the willSet work runs at once; a write made elsewhere (only possible through a
+  /// non-isolated object along a key-path chain) is forwarded to the main actor, where the key path
+  /// may be read.
+  @inlinable
+  nonisolated func armFired(id: UInt64) {
+    if MainQueueCheck.isOnMainQueue {
+      MainActor.assumeIsolated { willChange(armID: id, isOnWritingThread: true) }
+    } else {
+      DispatchQueue.main.async { [self] in
+        MainActor.assumeIsolated { willChange(armID: id, isOnWritingThread: false) }
+      }
+    }
   }
 
   /// The willSet moment of a tracked property: on the main actor, in the willSet itself when the

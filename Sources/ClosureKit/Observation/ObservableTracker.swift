@@ -2,7 +2,17 @@ public import Dispatch
 public import Observation
 public import Synchronization
 
-/// One `withObservationTracking` registration of an ``ObservableTracker``.
+/// What a ``TrackingArm`` tells: ``ObservableTracker`` and ``MainActorObservableTracker``.
+@usableFromInline
+protocol TrackingArmTarget: AnyObject, Sendable {
+  /// The first `onChange` of arm `id`: runs in the willSet of a tracked property, on the writing
+  /// thread.
+  func armFired(id: UInt64)
+  /// An arm was released without having fired: the object (and its registrar) may be gone.
+  func armReleased()
+}
+
+/// One `withObservationTracking` registration of a tracker.
 ///
 /// Its `onChange` may be called more than once: on this toolchain a willSet that arrives while the
 /// registration is being installed can leave a registration behind that fires on every later
@@ -10,16 +20,16 @@ public import Synchronization
 /// snowball. The registrar of the observed object holds this arm; when the object is deallocated
 /// the arm is released, and its deinit ends the tracker.
 @usableFromInline
-final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
+final class TrackingArm<Tracker: TrackingArmTarget>: Sendable {
   /// The tracker to tell.
-  @usableFromInline let tracker: ObservableTracker<Root, Value>
+  @usableFromInline let tracker: Tracker
   /// Which arming this is; a stale one is ignored by the tracker.
   @usableFromInline let id: UInt64
   /// Set by the first `onChange` call.
   @usableFromInline let fired = Atomic<Bool>(false)
 
-  @usableFromInline
-  init(tracker: ObservableTracker<Root, Value>, id: UInt64) {
+  @inlinable
+  init(tracker: Tracker, id: UInt64) {
     self.tracker = tracker
     self.id = id
   }
@@ -35,7 +45,7 @@ final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
   func fire() {
     guard fired.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing).exchanged
     else { return }
-    tracker.willChange(armID: id)
+    tracker.armFired(id: id)
   }
 }
 
@@ -49,7 +59,9 @@ final class TrackingArm<Root: AnyObject & Sendable, Value: Sendable>: Sendable {
 /// from the re-read). So a burst of writes made on the executor the hop targets becomes one prior
 /// and one post change carrying the last value.
 @usableFromInline
-final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource {
+final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: SubscriptionSource,
+  TrackingArmTarget
+{
   @usableFromInline
   struct State {
     /// The handler; `nil` once the observation has ended (its captures are released then).
@@ -150,6 +162,11 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       arm.fire()
     }
     return reread ? root[keyPath: keyPath] : tracked
+  }
+
+  @inlinable
+  func armFired(id: UInt64) {
+    willChange(armID: id)
   }
 
   /// The willSet moment of a tracked property, on the writing thread.
