@@ -15,7 +15,6 @@ func bindingOwner<Owner: AnyObject & Sendable, Argument>(
 /// (consumer cancelled, stream dropped) cancels the registration, and the end of the registration
 /// (its source is gone, so the handler is released) finishes the stream.
 func handlerStream<Element: Sendable>(
-  of _: Element.Type = Element.self,
   bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded,
   register: (_ handler: @escaping @Sendable (Element) -> Void) -> Subscription
 ) -> AsyncStream<Element> {
