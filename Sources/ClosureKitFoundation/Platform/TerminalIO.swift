@@ -1,11 +1,11 @@
 import Synchronization
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// Byte-at-a-time input and unbuffered output on file descriptors, for one terminal session.
@@ -124,6 +124,35 @@ final class TerminalIO: Sendable {
         return
       }
     }
+  }
+}
+
+extension TerminalIO {
+  /// Whether `descriptor` is a terminal (`isatty`).
+  static func isTerminal(_ descriptor: Int32) -> Bool {
+    isatty(descriptor) == 1
+  }
+
+  /// The width in columns of the terminal `descriptor` refers to; `nil` if it cannot be read.
+  static func columns(of descriptor: Int32) -> Int? {
+    var size = winsize()
+    guard ioctl(descriptor, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return nil }
+    return Int(size.ws_col)
+  }
+
+  /// Flushes every C standard-I/O output stream (`fflush(NULL)`), so what the program printed
+  /// with `print` comes before what a session writes to the descriptor directly.
+  static func flushStandardStreams() {
+    fflush(nil)
+  }
+
+  /// Blocks SIGPIPE on the calling thread, so a write to a closed pipe fails with `EPIPE`
+  /// instead of ending the process.
+  static func blockBrokenPipeSignalOnCurrentThread() {
+    var blocked = sigset_t()
+    sigemptyset(&blocked)
+    sigaddset(&blocked, SIGPIPE)
+    pthread_sigmask(SIG_BLOCK, &blocked, nil)
   }
 }
 
