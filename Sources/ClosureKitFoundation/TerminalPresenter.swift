@@ -81,7 +81,7 @@ public struct TerminalPresenter: DialogPresenter {
     return await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<DialogAnswer, Never>) in
         let thread = Thread {
-          TerminalIO.blockBrokenPipeSignalOnCurrentThread()
+          TerminalCalls.blockBrokenPipeSignalOnCurrentThread()
           terminalSessionLock.lock()
           let answer = handOff.take().map { TerminalSession(io: io, request: $0, environment: environment).run() }
           terminalSessionLock.unlock()

@@ -35,8 +35,8 @@ struct TerminalSession {
     self.io = io
     self.request = request
     let term = environment["TERM"] ?? ""
-    if TerminalIO.isTerminal(io.input) {
-      let canDraw = TerminalIO.isTerminal(io.output) && !term.isEmpty && term != "dumb"
+    if TerminalCalls.isTerminal(io.input) {
+      let canDraw = TerminalCalls.isTerminal(io.output) && !term.isEmpty && term != "dumb"
       mode = canDraw ? .raw : .lineTerminal
     } else {
       mode = .pipe
@@ -45,7 +45,7 @@ struct TerminalSession {
   }
 
   func run() -> DialogAnswer {
-    TerminalIO.flushStandardStreams()  // what the program printed with `print` comes before the dialog
+    TerminalCalls.flushStandardStreams()  // what the program printed with `print` comes before the dialog
     if mode == .raw {
       let answer = TerminalModeGuard.with(input: io.input, output: io.output, mode: .raw) {
         io.emit("\(Self.escape)[?25l")
@@ -244,7 +244,7 @@ struct TerminalSession {
 
   /// The terminal's width in columns; 80 when it cannot be read.
   private var columns: Int {
-    TerminalIO.columns(of: io.output) ?? 80
+    TerminalCalls.columns(of: io.output) ?? 80
   }
 
   /// `text` cut to `width` characters, so that a redrawn line never wraps.
