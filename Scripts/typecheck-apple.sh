@@ -62,6 +62,18 @@ echo "==> the stub Darwin overlay (errno, fcntl, ioctl, TIOCGWINSZ as Apple's ov
 swiftc -emit-module -module-name Darwin -parse-as-library "${base[@]}" -I "$stubs/Darwin" \
   -emit-module-path "$work/overlays/Darwin.swiftmodule" "$stubs/Overlays/Darwin.swift"
 
+echo "==> every platform conditional tests Darwin first"
+# An `#if` whose first condition is a Linux platform and that has an `#elseif` or `#else` (a
+# Linux-only `#if os(Linux) ... #endif` is fine).
+linuxFirst="$(git ls-files -z -- '*.swift' | xargs -0 awk '
+  FNR == 1 { depth = 0 }
+  /^[ \t]*#if[ \t]/ { depth++; first[depth] = ($0 ~ /canImport\((Glibc|Musl|Android)\)|os\(Linux\)/) ? FNR : 0; next }
+  /^[ \t]*#(elseif|else)([ \t]|$)/ { if (first[depth]) { print FILENAME ":" first[depth]; first[depth] = 0 }; next }
+  /^[ \t]*#endif/ { depth-- }
+')"
+[ -z "$linuxFirst" ] || fail "these conditionals test a Linux platform before Darwin: $linuxFirst"
+echo "    ok"
+
 echo "==> platform seams import no Foundation (it re-exports Glibc on Linux)"
 platformFiles=(Sources/*/Platform/**/*.swift Tests/Support/*/Platform/**/*.swift)
 [ ${#platformFiles[@]} -gt 0 ] || fail "no Platform/ files"
