@@ -65,7 +65,7 @@ swiftc -emit-module -module-name Darwin -parse-as-library "${base[@]}" -I "$stub
 echo "==> every platform conditional tests Darwin first"
 # An `#if` whose first condition is a Linux platform and that has an `#elseif` or `#else` (a
 # Linux-only `#if os(Linux) ... #endif` is fine).
-linuxFirst="$(git ls-files -z -- '*.swift' | xargs -0 awk '
+linuxFirst="$(find . -name .build -prune -o -name .swiftpm -prune -o -name '*.swift' -print0 | xargs -0 awk '
   FNR == 1 { depth = 0 }
   /^[ \t]*#if[ \t]/ { depth++; first[depth] = ($0 ~ /canImport\((Glibc|Musl|Android)\)|os\(Linux\)/) ? FNR : 0; next }
   /^[ \t]*#(elseif|else)([ \t]|$)/ { if (first[depth]) { print FILENAME ":" first[depth]; first[depth] = 0 }; next }
