@@ -180,10 +180,17 @@ checkWithFoundation closurekit_demo Sources/closurekit-demo "" ""
 # included, are selected against the same ObjectiveC.
 uikitSDK=Tests/StubSDK
 uikitBase=(-Xfrontend -enable-objc-interop -Xcc -fblocks -I "$work/uikit-overlays" -I "$uikitSDK/Headers")
-swiftc -emit-module -module-name ObjectiveC -parse-as-library "${base[@]}" "${uikitBase[@]}" \
-  -emit-module-path "$work/uikit-overlays/ObjectiveC.swiftmodule" "$uikitSDK/Overlays/ObjectiveC.swift"
-swiftc -emit-module -module-name Foundation -parse-as-library "${base[@]}" "${uikitBase[@]}" \
-  -emit-module-path "$work/uikit-overlays/Foundation.swiftmodule" "$uikitSDK/Overlays/Foundation.swift"
+# Its Swift overlays, each named after its module: ObjectiveC, then Foundation, then any others.
+uikitOverlays=("$uikitSDK/Overlays/ObjectiveC.swift" "$uikitSDK/Overlays/Foundation.swift")
+for overlay in "$uikitSDK"/Overlays/*.swift; do
+  case "$overlay" in */ObjectiveC.swift | */Foundation.swift) ;; *) uikitOverlays+=("$overlay") ;; esac
+done
+for overlay in "${uikitOverlays[@]}"; do
+  [ -f "$overlay" ] || continue
+  module="$(basename "$overlay" .swift)"
+  swiftc -emit-module -module-name "$module" -parse-as-library "${base[@]}" "${uikitBase[@]}" \
+    -emit-module-path "$work/uikit-overlays/$module.swiftmodule" "$overlay"
+done
 kitUIKit=("${darwin[@]}" "${uikitBase[@]}")
 echo "==> ClosureKit: the interface with Darwin and Tests/StubSDK's ObjectiveC, for ClosureKitUIKit"
 swiftc -emit-module -module-name ClosureKit -parse-as-library "${common[@]}" "${kitUIKit[@]}" \
