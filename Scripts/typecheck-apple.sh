@@ -143,7 +143,15 @@ swiftc -emit-module -module-name ClosureKit -parse-as-library "${common[@]}" \
 swiftc -emit-module -module-name ClosureKitTesting -parse-as-library "${common[@]}" -I "$work/linux" \
   -Xfrontend -experimental-skip-all-function-bodies -emit-module-path "$work/linux/ClosureKitTesting.swiftmodule" \
   Sources/ClosureKitTesting/**/*.swift
+# Linux builds also see the package's system-library targets (a module map under Sources/, with
+# the C flags pkg-config gives for the manifest's `pkgConfig:` names, as SwiftPM passes them).
 linuxKit=(-I "$work/linux")
+for map in Sources/*/module.modulemap; do linuxKit+=(-I "$(dirname "$map")"); done
+for package in $(sed -n 's/.*pkgConfig: *"\([^"]*\)".*/\1/p' Package.swift); do
+  if command -v pkg-config >/dev/null && pkg-config --exists "$package"; then
+    for flag in $(pkg-config --cflags "$package"); do linuxKit+=(-Xcc "$flag"); done
+  fi
+done
 checkWithFoundation() {
   local module=$1 directory=$2 parse=$3 emit=$4
   local seam=() primaries=() platformDecls=()
@@ -161,7 +169,11 @@ checkWithFoundation() {
     -warnings-as-errors "$canary" "${seam[@]}"
   echo "    ok"
   echo "==> $module, part 2: type-checking its $((${#primaries[@]} / 2)) other files with canImport(Darwin) true"
-  swiftc -frontend -typecheck "${frontend[@]}" -module-name "$module" $parse "${common[@]}" "${selector[@]}" "${linuxKit[@]}" \
+  # Apple's Foundation has XMLParser and URLSession itself; on Linux they are in FoundationXML and
+  # FoundationNetworking, imported here into every file so that Apple-only `import Foundation`
+  # branches see them.
+  swiftc -frontend -typecheck "${frontend[@]}" -module-name "$module" $parse "${common[@]}" "${selector[@]}" \
+    -import-module FoundationXML -import-module FoundationNetworking "${linuxKit[@]}" \
     -I "$work/linux-above" -warnings-as-errors -primary-file "$canary" "${primaries[@]}" "${platformDecls[@]}"
   if [ -n "$emit" ]; then
     mkdir -p "$work/linux-above"
