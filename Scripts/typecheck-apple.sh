@@ -16,7 +16,8 @@
 #   ClosureKitTestServer  every file, Darwin, against corelibs Foundation
 #   closurekit-demo       every file, Darwin, against corelibs Foundation
 #   ClosureKitUIKit       every file, against Tests/StubSDK's UIKit and a ClosureKit whose Apple
-#                         branches (and NSObject conformances) are selected
+#                         branches (and NSObject conformances) are selected; then the client files
+#                         in Tests/AppleStubs/Usage (the NSObject conformances used from UIKit code)
 # then the negative controls in Tests/AppleStubs/NegativeControl, which must each fail with the
 # error they name. Files under a Platform/ folder must not import Foundation: on Linux it
 # re-exports Glibc, which would hide a declaration missing from the stub.
@@ -211,6 +212,8 @@ swiftc -emit-module -module-name ClosureKit -parse-as-library "${common[@]}" "${
 uikitFlags=("${kitUIKit[@]}" -I "$work/uikit")
 check ClosureKitUIKit uikitFlags "" "$canary" "$objcCanary" "$stubs/RequireUIKitStub.swift" \
   Sources/ClosureKitUIKit/**/*.swift
+check AppleStubsUsage uikitFlags "" "$canary" "$objcCanary" "$stubs/RequireUIKitStub.swift" \
+  "$stubs"/Usage/*.swift
 
 echo "==> negative controls: each must fail with the error it names"
 controls=("$stubs"/NegativeControl/*.swift)
