@@ -38,8 +38,12 @@ public final class Subscription: @unchecked Sendable, Hashable {
   }
 
   deinit {
-    source.subscriptionWillDeinit(self)
-    nodeStorage.load(ordering: .acquiring)?.release()
+    // Without a node there is nothing for the source to forget: skipping the call saves the common
+    // token dropped after `cancel()` a lock section.
+    if let node = nodeStorage.load(ordering: .acquiring) {
+      source.subscriptionWillDeinit(self)
+      node.release()
+    }
   }
 
   /// The source's record of this registration; `nil` once it has ended. Read and written under
@@ -139,7 +143,8 @@ package protocol SubscriptionSource: AnyObject, Sendable {
   func cancel(_ subscription: Subscription)
   /// Whether the registration recorded in `subscription.node` has ended.
   func isCancelled(_ subscription: Subscription) -> Bool
-  /// Called from the token's deinit: forget any reference back to `subscription`.
+  /// Called from the token's deinit, while `subscription.node` is set: forget any reference back
+  /// to `subscription`.
   func subscriptionWillDeinit(_ subscription: Subscription)
 }
 

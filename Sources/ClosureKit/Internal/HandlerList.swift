@@ -203,16 +203,20 @@ struct HandlerListState {
     }
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
     let index = node.bits.load(ordering: .relaxed) >> NodeBits.indexShift
-    guard index < entries.count, entries[index] === node else {
-      return RemovedNode(fromToken: fromToken, fromEntries: nil)
-    }
-    let fromEntries = entries[index].take()
-    liveCount -= 1
-    if index == entries.count - 1 {
+    var trailingHoles = 0
+    let fromEntries = entries.withUnsafeMutableBufferPointer { entries -> HandlerNodeCore? in
+      guard index < entries.count, entries[index] === node else { return nil }
+      let fromEntries = entries[index].take()
       // Trailing holes go at once (the common add-then-cancel of the newest handler), so that
       // they never build up to a compaction.
-      repeat { entries.removeLast() } while entries.last.map { $0 == nil } ?? false
+      while trailingHoles < entries.count, entries[entries.count - 1 - trailingHoles] == nil {
+        trailingHoles += 1
+      }
+      return fromEntries
     }
+    guard fromEntries != nil else { return RemovedNode(fromToken: fromToken, fromEntries: nil) }
+    liveCount -= 1
+    if trailingHoles > 0 { entries.removeLast(trailingHoles) }
     if liveCount == 0 {
       entries.removeAll(keepingCapacity: entries.count <= 1024)
     } else if entries.count >= 32, liveCount < entries.count / 2 {
@@ -375,9 +379,6 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   }
 
   package final func subscriptionWillDeinit(_ subscription: Subscription) {
-    // A token whose node has ended was detached under the lock, and the node no longer refers to
-    // it: nothing to clear (the common case of a token dropped after `cancel()`).
-    guard subscription.hasNode else { return }
     state.withLock { _ in
       subscription.unretainedNode?._withUnsafeGuaranteedRef { reference in
         unsafeDowncast(reference, to: HandlerNodeCore.self).token = nil
