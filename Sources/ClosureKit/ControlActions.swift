@@ -151,7 +151,7 @@ where Kind.Element == Kind {
 
   /// Where each live action was registered, in registration order; `nil` for an action registered
   /// while diagnostics were off. Public through `ClosureKitTesting`.
-  package var liveActionSites: [RegistrationSite?] {
+  package var liveRegistrationSites: [RegistrationSite?] {
     list.liveSites()
   }
 }

@@ -206,7 +206,7 @@ public final class Event<Payload: Sendable>: Sendable {
 
   /// Where each live handler was registered, in registration order; `nil` for a handler
   /// registered while diagnostics were off. Public through `ClosureKitTesting`.
-  package var liveHandlerSites: [RegistrationSite?] {
+  package var liveRegistrationSites: [RegistrationSite?] {
     list.liveSites()
   }
 

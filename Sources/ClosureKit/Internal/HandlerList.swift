@@ -181,7 +181,7 @@ struct HandlerListState {
   /// Set by ``HandlerListCore/close()``: the source is gone and takes no more handlers.
   @usableFromInline var isClosed = false
   /// Where the live handlers were registered, for those registered while diagnostics were on
-  /// (``HandlerDiagnostics``); empty otherwise.
+  /// (`DiagnosticsSwitch`); empty otherwise.
   @usableFromInline var sites: [ObjectIdentifier: RegistrationSite] = [:]
 
   @usableFromInline init() {}
@@ -279,7 +279,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   @usableFromInline
   final func register(_ node: HandlerNodeCore, site: RegistrationSite) -> Subscription {
     let token = Subscription(source: self, node: node)
-    let isDiagnosing = HandlerDiagnostics.isEnabled
+    let isDiagnosing = DiagnosticsSwitch.isEnabled
     let isSweepDue = state.withLock { state -> Bool in
       if state.isClosed {
         _ = node.claimEnd()
@@ -301,7 +301,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
     if isDiagnosing, let extended = node.extended, extended.isOrphaned {
       // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
       // being deinitialised: the handler can never run.
-      HandlerDiagnostics.reportDeadOwner(at: site)
+      DiagnosticsSwitch.reportDeadOwner(at: site)
     }
     if isSweepDue { sweepOrphans() }
     return token

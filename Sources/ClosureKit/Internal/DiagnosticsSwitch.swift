@@ -21,7 +21,7 @@ package struct RegistrationSite: Sendable {
 ///
 /// Off by default. When off, a registration reads one relaxed atomic and stores nothing, and the
 /// send path does not look at it at all.
-package enum HandlerDiagnostics {
+package enum DiagnosticsSwitch {
   /// What the switch holds: the reporter, in a struct so that reading it through the generic
   /// `withLock` adds no reabstraction thunk.
   struct Configuration {
