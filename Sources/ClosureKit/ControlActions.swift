@@ -57,7 +57,6 @@ where Kind.Element == Kind {
     return list.add(
       tag: kinds,
       once: false,
-      owner: nil,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
       handler: action
@@ -97,7 +96,7 @@ where Kind.Element == Kind {
       owner: owner,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
-      handler: bindingOwner(owner, action)
+      handler: action
     )
   }
 

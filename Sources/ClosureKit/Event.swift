@@ -58,7 +58,6 @@ public final class Event<Payload: Sendable>: Sendable {
     list.add(
       tag: (),
       once: false,
-      owner: nil,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
       handler: handler
@@ -101,7 +100,7 @@ public final class Event<Payload: Sendable>: Sendable {
       owner: owner,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
-      handler: bindingOwner(owner, handler)
+      handler: handler
     )
   }
 
@@ -132,7 +131,6 @@ public final class Event<Payload: Sendable>: Sendable {
     list.add(
       tag: (),
       once: true,
-      owner: nil,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
       handler: handler
@@ -168,7 +166,7 @@ public final class Event<Payload: Sendable>: Sendable {
       owner: owner,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
-      handler: bindingOwner(owner, handler)
+      handler: handler
     )
   }
 

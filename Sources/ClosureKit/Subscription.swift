@@ -39,11 +39,12 @@ public final class Subscription: @unchecked Sendable, Hashable {
 
   deinit {
     // Without a node there is nothing for the source to forget: skipping the call saves the common
-    // token dropped after `cancel()` a lock section.
-    if let node = nodeStorage.load(ordering: .acquiring) {
-      source.subscriptionWillDeinit(self)
-      node.release()
-    }
+    // token dropped after `cancel()` a lock section. Once it is `nil`, no source touches this token
+    // again (a source clears it last, under its lock).
+    guard nodeStorage.load(ordering: .acquiring) != nil else { return }
+    source.subscriptionWillDeinit(self)
+    // Read again: the source may have taken the reference while this deinit waited for its lock.
+    nodeStorage.exchange(nil, ordering: .acquiringAndReleasing)?.release()
   }
 
   /// The source's record of this registration; `nil` once it has ended. Read and written under

@@ -34,7 +34,7 @@ struct RemovedNode {
 /// its token. Not generic, so that registration bookkeeping, cancellation and removal are compiled
 /// once, concretely, and never look up generic metadata (they did, and it was half their cost).
 ///
-/// The handler itself is in the generic subclass (``HandlerNode`` or ``ExtendedHandlerNode``), a
+/// The handler itself is in a generic subclass (``HandlerNode`` or an ``ExtendedHandlerNode``), a
 /// `let`, so a send calls it without copying it; what it captured is released when the node itself
 /// is released: when it has left the list, every running send's snapshot, and its
 /// ``Subscription``, which the list detaches when the node ends.
@@ -141,27 +141,82 @@ final class HandlerNode<Payload: Sendable, Tag: Sendable>: HandlerNodeCore, @unc
   }
 }
 
-/// A handler registered with an owner or a non-immediate delivery.
+/// A handler registered with an owner or a non-immediate delivery: the tag, and the call, which
+/// the two subclasses make differently.
 ///
-/// `@unchecked Sendable`: as ``HandlerNode``.
+/// `@unchecked Sendable`: `tag` is read and written only under the list's lock.
 @usableFromInline
-final class ExtendedHandlerNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @unchecked Sendable {
+class ExtendedHandlerNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @unchecked Sendable {
+  /// Per-handler data of the source; `Void` for events.
+  @usableFromInline @exclusivity(unchecked) final var tag: Tag
+
+  @inlinable
+  init(tag: Tag, flags: Int, owner: (any AnyObject & Sendable)?, delivery: Delivery) {
+    self.tag = tag
+    super.init(flags: flags, owner: owner, delivery: delivery)
+  }
+
+  /// Calls the handler with `payload`; returns `false`, having called nothing, if its owner is
+  /// gone.
+  @usableFromInline
+  func invoke(_ payload: Payload) -> Bool {
+    preconditionFailure("ExtendedHandlerNode.invoke(_:) is overridden by every subclass")
+  }
+}
+
+/// A handler without an owner, with a non-immediate delivery.
+///
+/// `@unchecked Sendable`: as ``ExtendedHandlerNode``; `handler` is immutable.
+@usableFromInline
+final class DeliveryHandlerNode<Payload: Sendable, Tag: Sendable>: ExtendedHandlerNode<Payload, Tag>,
+  @unchecked Sendable
+{
   /// The handler.
   @usableFromInline let handler: @Sendable (Payload) -> Void
-  /// Per-handler data of the source; `Void` for events.
-  @usableFromInline @exclusivity(unchecked) var tag: Tag
+
+  @inlinable
+  init(handler: @escaping @Sendable (Payload) -> Void, tag: Tag, flags: Int, delivery: Delivery) {
+    self.handler = handler
+    super.init(tag: tag, flags: flags, owner: nil, delivery: delivery)
+  }
+
+  @usableFromInline
+  override func invoke(_ payload: Payload) -> Bool {
+    handler(payload)
+    return true
+  }
+}
+
+/// A handler registered with an owner. It keeps the user's closure as it is and hands it the owner
+/// from the node's own weak reference, so that the registration needs no wrapping closure (with a
+/// weak capture of its own: an allocation and two atomic operations more).
+///
+/// `@unchecked Sendable`: as ``ExtendedHandlerNode``; `handler` is immutable.
+@usableFromInline
+final class OwnedHandlerNode<Owner: AnyObject & Sendable, Payload: Sendable, Tag: Sendable>:
+  ExtendedHandlerNode<Payload, Tag>, @unchecked Sendable
+{
+  /// The handler.
+  @usableFromInline let handler: @Sendable (Owner, Payload) -> Void
 
   @inlinable
   init(
-    handler: @escaping @Sendable (Payload) -> Void,
+    handler: @escaping @Sendable (Owner, Payload) -> Void,
     tag: Tag,
     flags: Int,
-    owner: (any AnyObject & Sendable)?,
+    owner: Owner,
     delivery: Delivery
   ) {
     self.handler = handler
-    self.tag = tag
-    super.init(flags: flags, owner: owner, delivery: delivery)
+    super.init(tag: tag, flags: flags, owner: owner, delivery: delivery)
+  }
+
+  @usableFromInline
+  override func invoke(_ payload: Payload) -> Bool {
+    // A strong reference for the call: the owner cannot go while its handler runs.
+    guard let owner else { return false }
+    handler(unsafeDowncast(owner, to: Owner.self), payload)
+    return true
   }
 }
 
@@ -419,23 +474,37 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
 
   // MARK: Registration
 
-  /// Registers a handler and returns its token.
+  /// Registers a handler without an owner and returns its token.
   @inlinable
   func add(
     tag: Tag,
     once: Bool,
-    owner: (any AnyObject & Sendable)?,
     delivery: Delivery,
     site: RegistrationSite,
     handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
     let flags = once ? NodeBits.once : 0
     let node: HandlerNodeCore
-    if owner == nil, delivery.isImmediate {
+    if delivery.isImmediate {
       node = HandlerNode(handler: handler, tag: tag, flags: flags)
     } else {
-      node = ExtendedHandlerNode(handler: handler, tag: tag, flags: flags, owner: owner, delivery: delivery)
+      node = DeliveryHandlerNode(handler: handler, tag: tag, flags: flags, delivery: delivery)
     }
+    return register(node, site: site)
+  }
+
+  /// Registers a handler bound to `owner` and returns its token.
+  @inlinable
+  func add<Owner: AnyObject & Sendable>(
+    tag: Tag,
+    once: Bool,
+    owner: Owner,
+    delivery: Delivery,
+    site: RegistrationSite,
+    handler: @escaping @Sendable (Owner, Payload) -> Void
+  ) -> Subscription {
+    let flags = once ? NodeBits.once : 0
+    let node = OwnedHandlerNode(handler: handler, tag: tag, flags: flags, owner: owner, delivery: delivery)
     return register(node, site: site)
   }
 
@@ -515,7 +584,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
         guard node.claimEnd() else { return }
         ended.append(node)
       }
-      node.handler(payload)
+      if !node.invoke(payload), node.claimEnd() { ended.append(node) }
       return
     }
     node.delivery.execute { [self] in
@@ -529,7 +598,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
       } else if node.bits.load(ordering: .acquiring) & NodeBits.ended != 0 {
         return
       }
-      node.handler(payload)
+      if !node.invoke(payload), node.claimEnd() { remove([node]) }
     }
   }
 
