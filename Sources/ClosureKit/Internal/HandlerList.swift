@@ -621,20 +621,26 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
   @inlinable
   func updateTags(_ body: (inout Tag) -> Bool) {
     let garbage = state.withLock { state -> [RemovedNode] in
-      var garbage: [RemovedNode] = []
-      for case let node? in state.entries {
-        let keep: Bool
-        if node.bits.load(ordering: .relaxed) & NodeBits.extended != 0 {
-          keep = body(&unsafeDowncast(node, to: ExtendedHandlerNode<Payload, Tag>.self).tag)
-        } else {
-          keep = body(&unsafeDowncast(node, to: HandlerNode<Payload, Tag>.self).tag)
-        }
-        if !keep {
-          _ = node.claimEnd()
-          garbage.append(state.remove(node))
+      // Borrowed from the entries, which hold every node for the whole loop: no retain per node.
+      var ending: [HandlerNodeCore] = []
+      state.entries.withUnsafeBufferPointer { entries in
+        for slot in entries {
+          guard let slot else { continue }
+          Unmanaged.passUnretained(slot)._withUnsafeGuaranteedRef { node in
+            let keep: Bool
+            if node.bits.load(ordering: .relaxed) & NodeBits.extended != 0 {
+              keep = body(&unsafeDowncast(node, to: ExtendedHandlerNode<Payload, Tag>.self).tag)
+            } else {
+              keep = body(&unsafeDowncast(node, to: HandlerNode<Payload, Tag>.self).tag)
+            }
+            if !keep { ending.append(node) }
+          }
         }
       }
-      return garbage
+      return ending.map { node in
+        _ = node.claimEnd()
+        return state.remove(node)
+      }
     }
     _ = garbage
   }
