@@ -7,6 +7,7 @@ let eventsSuite = Suite(name: "events") {
   }
   await asyncStreamBenchmark()
   registrationBenchmark()
+  diagnosticsBenchmark()
   for handlers in [1, 10] {
     queueDeliveryBenchmark(handlers: handlers)
   }

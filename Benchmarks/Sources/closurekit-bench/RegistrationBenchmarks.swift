@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Foundation
 
@@ -113,4 +114,52 @@ func queueDeliveryBenchmark(handlers: Int) {
   )
   queue.sync { blackHole(counter.value) }
   table.print()
+}
+
+/// What `HandlerDiagnostics` cost: add + cancel and a send to 10 handlers with the switch off and
+/// on, interleaved. Each body flips the switch once and then runs 100 operations.
+func diagnosticsBenchmark() {
+  let event = Event<Int>()
+  for _ in 0..<10 { event.addHandler { blackHole($0) } }
+  let batch = 100.0
+  let rows: [(name: String, body: () -> Void)] = [
+    (
+      "add + cancel, diagnostics off",
+      {
+        HandlerDiagnostics.disable()
+        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+      }
+    ),
+    (
+      "add + cancel, diagnostics on",
+      {
+        HandlerDiagnostics.enable { _ in }
+        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+        HandlerDiagnostics.disable()
+      }
+    ),
+    (
+      "send to 10, diagnostics off",
+      {
+        HandlerDiagnostics.disable()
+        for value in 0..<100 { event.send(value) }
+      }
+    ),
+    (
+      "send to 10, diagnostics on",
+      {
+        HandlerDiagnostics.enable { _ in }
+        for value in 0..<100 { event.send(value) }
+        HandlerDiagnostics.disable()
+      }
+    ),
+  ]
+  let times = interleavedMinimum(rounds: 61, rows.map { (20, $0.body) })
+  for first in [0, 2] {
+    var table = Table("HandlerDiagnostics off and on (fastest of 61 interleaved rounds)", unit: "ns/op")
+    for index in first...first + 1 {
+      table.add(rows[index].name, times[index] / batch, baseline: index == first)
+    }
+    table.print()
+  }
 }
