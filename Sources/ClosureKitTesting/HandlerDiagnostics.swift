@@ -37,7 +37,7 @@ public struct HandlerSite: Sendable, Hashable, CustomStringConvertible {
 
 /// Opt-in diagnostics for two silent mistakes: a handler registered with an owner that is already
 /// being deinitialised (it can never run), and a handler that should have ended but is still
-/// registered (a leak), which ``Event/liveHandlerSites`` names by its registration site.
+/// registered (a leak), which `Event.liveHandlerSites` names by its registration site.
 ///
 /// ```swift
 /// HandlerDiagnostics.enable { site in print("owner already gone at", site) }
@@ -73,7 +73,7 @@ public enum HandlerDiagnostics {
   ///   Defaults to printing a warning.
   ///
   /// > Important: An owner that is alive when it is registered and dies right after (a temporary
-  /// > object passed as `owner:`) is not reported; ``Event/liveHandlerSites`` then lists the
+  /// > object passed as `owner:`) is not reported; `Event.liveHandlerSites` then lists the
   /// > handler until the event's next send or registration sweeps it.
   public static func enable(
     onDeadOwner report: @escaping @Sendable (HandlerSite) -> Void = { site in
