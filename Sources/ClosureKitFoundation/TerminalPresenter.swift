@@ -1,14 +1,6 @@
 public import ClosureKit
 public import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A `DialogPresenter` for the user interface every platform has: the terminal.
 ///
 /// ```swift
@@ -56,12 +48,14 @@ public struct TerminalPresenter: DialogPresenter {
   /// ```
   ///
   /// - Parameters:
-  ///   - input: Where answers are read; defaults to standard input. Not closed by the presenter.
-  ///   - output: Where the dialog is written; defaults to standard output. Not closed.
+  ///   - input: Where answers are read; defaults to standard input (descriptor 0). Not closed by
+  ///     the presenter.
+  ///   - output: Where the dialog is written; defaults to standard output (descriptor 1). Not
+  ///     closed.
   ///   - environment: Consulted for `TERM` and `NO_COLOR`; defaults to the process's.
   public init(
-    input: Int32 = STDIN_FILENO,
-    output: Int32 = STDOUT_FILENO,
+    input: Int32 = 0,
+    output: Int32 = 1,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.input = input
@@ -87,10 +81,7 @@ public struct TerminalPresenter: DialogPresenter {
     return await withTaskCancellationHandler {
       await withCheckedContinuation { (continuation: CheckedContinuation<DialogAnswer, Never>) in
         let thread = Thread {
-          var blocked = sigset_t()
-          sigemptyset(&blocked)
-          sigaddset(&blocked, SIGPIPE)
-          pthread_sigmask(SIG_BLOCK, &blocked, nil)
+          TerminalCalls.blockBrokenPipeSignalOnCurrentThread()
           terminalSessionLock.lock()
           let answer = handOff.take().map { TerminalSession(io: io, request: $0, environment: environment).run() }
           terminalSessionLock.unlock()

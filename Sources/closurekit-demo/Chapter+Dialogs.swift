@@ -1,12 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Something a closure captures, to show that the dialog releases it after the answer.
 final class DraftDocument: Sendable {
   let name: String
@@ -20,7 +14,7 @@ extension Chapter {
     summary: "Alert and ActionSheet with a closure per button, on the terminal or from a pipe"
   ) {
     let presenter = TerminalPresenter()
-    if isatty(STDIN_FILENO) == 1 {
+    if Console.standardInputIsTerminal {
       print("Answer with the arrow keys and Enter, or a button's number; Esc or Ctrl-C cancels.\n")
     } else {
       print("Standard input is not a terminal: each answer is one line, a number or a title.\n")

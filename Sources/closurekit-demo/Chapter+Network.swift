@@ -77,5 +77,5 @@ private func drawProgressBar(fraction: Double, received: Int64) {
   let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
   let percent = Int((fraction * 100).rounded(.down))
   print("\r  [\(bar)] \(percent)% \(received / 1024) KB", terminator: "")
-  fflush(nil)  // redraw now: standard output is buffered until a newline or, in a pipe, longer
+  Console.flushOutput()  // redraw now
 }

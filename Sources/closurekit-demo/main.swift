@@ -1,12 +1,6 @@
 // The guided tour: `swift run closurekit-demo` runs every chapter, `--help` lists them,
 // `swift run closurekit-demo events` runs one.
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 
 func printHelp() {
@@ -29,7 +23,7 @@ func printHelp() {
 
 if arguments.contains("--help") || arguments.contains("-h") {
   printHelp()
-  exit(0)
+  Console.exit(0)
 }
 
 var selected: [Chapter] = []
@@ -37,7 +31,7 @@ for name in arguments {
   guard let chapter = allChapters.first(where: { $0.name == name }) else {
     print("closurekit-demo: no chapter named '\(name)'.\n")
     printHelp()
-    exit(2)
+    Console.exit(2)
   }
   selected.append(chapter)
 }
@@ -52,6 +46,6 @@ for (number, chapter) in selected.enumerated() {
     try await chapter.run()
   } catch {
     print("closurekit-demo: chapter '\(chapter.name)' failed: \(error)")
-    exit(1)
+    Console.exit(1)
   }
 }

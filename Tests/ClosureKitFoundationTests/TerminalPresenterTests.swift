@@ -4,10 +4,10 @@ import ClosureKitTesting
 import Synchronization
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// The terminal presenter through pipes (line mode).

@@ -3,10 +3,10 @@ import ClosureKitFoundation
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// A pipe whose write end the test fills and closes, or whose read end the test drains.

@@ -3,10 +3,10 @@ import ClosureKitTesting
 import Dispatch
 import Testing
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
+#if canImport(Darwin)
   import Darwin
+#elseif canImport(Glibc)
+  import Glibc
 #endif
 
 /// A presenter that answers with a fixed answer, whatever it is shown.

@@ -31,12 +31,12 @@ final class Slot<Value: Sendable>: Sendable {
   }
 }
 
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// Runs `body` on a new operating-system thread (never the caller's, never a Dispatch worker) and

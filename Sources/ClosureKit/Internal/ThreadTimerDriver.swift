@@ -1,15 +1,5 @@
 import Dispatch
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#elseif canImport(Android)
-  import Android
-#endif
-
 /// Wakes a scheduler from one dedicated thread that blocks on a semaphore with a timeout at the
 /// earliest deadline: one thread switch per wake-up, no thread busy while nothing is due.
 ///
@@ -46,7 +36,7 @@ final class ThreadTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendabl
 
   /// Starts the thread that runs ``run()``.
   private func startThread() {
-    pthread_detach(ClosureKit.startThread { self.run() })
+    startDetachedThread { self.run() }
   }
 
   /// The thread's loop: wait for the armed deadline, then fire what is due.

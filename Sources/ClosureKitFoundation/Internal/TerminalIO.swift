@@ -1,13 +1,5 @@
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// Byte-at-a-time input and unbuffered output on file descriptors, for one terminal session.
 ///
 /// Input is read one byte per `read` so that nothing after the answer is consumed: the next
@@ -36,18 +28,13 @@ final class TerminalIO: Sendable {
   init(input: Int32, output: Int32) {
     self.input = input
     self.output = output
-    var fds: [Int32] = [-1, -1]
-    if pipe(&fds) == 0 {
-      wake = (fds[0], fds[1])
-    } else {
-      wake = nil
-    }
+    wake = TerminalCalls.makePipe()
   }
 
   deinit {
     if let wake {
-      close(wake.read)
-      close(wake.write)
+      TerminalCalls.close(wake.read)
+      TerminalCalls.close(wake.write)
     }
   }
 
@@ -56,7 +43,7 @@ final class TerminalIO: Sendable {
     cancelled.store(true, ordering: .sequentiallyConsistent)
     if let wake {
       let byte: [UInt8] = [1]
-      _ = byte.withUnsafeBytes { writeBytes(wake.write, $0.baseAddress!, 1) }
+      _ = byte.withUnsafeBytes { TerminalCalls.write(wake.write, $0.baseAddress!, 1) }
     }
   }
 
@@ -67,25 +54,21 @@ final class TerminalIO: Sendable {
     guard input >= 0 else { return .end }
     while true {
       if isCancelled { return .end }
-      var fds = [pollfd(fd: input, events: Int16(POLLIN), revents: 0)]
-      if let wake { fds.append(pollfd(fd: wake.read, events: Int16(POLLIN), revents: 0)) }
       let step: Int32 = wake == nil ? (timeout < 0 ? 100 : min(timeout, 100)) : timeout
-      let ready = poll(&fds, nfds_t(fds.count), step)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        return .end
-      }
+      let ready = TerminalCalls.poll(input, wake: wake?.read, timeout: step)
+      if ready == .interrupted { continue }
+      if ready == .failed { return .end }
       if isCancelled { return .end }
-      if ready == 0 {
+      if ready == .timeout {
         if timeout >= 0 && (wake != nil || step == timeout) { return .timeout }
         continue
       }
-      if fds[0].revents & Int16(POLLNVAL) != 0 { return .end }
-      var byte: UInt8 = 0
-      let count = read(input, &byte, 1)
-      if count == 1 { return .byte(byte) }
-      if count < 0 && (errno == EINTR || errno == EAGAIN) { continue }
-      return .end
+      if ready == .invalid { return .end }
+      switch TerminalCalls.readByte(input) {
+      case .byte(let byte): return .byte(byte)
+      case .retry: continue
+      case .end: return .end
+      }
     }
   }
 
@@ -113,21 +96,17 @@ final class TerminalIO: Sendable {
     var offset = 0
     while offset < bytes.count {
       let written = bytes.withUnsafeBytes { buffer in
-        writeBytes(output, buffer.baseAddress! + offset, buffer.count - offset)
+        TerminalCalls.write(output, buffer.baseAddress! + offset, buffer.count - offset)
       }
-      if written > 0 {
-        offset += written
-      } else if written < 0 && errno == EINTR {
+      switch written {
+      case .wrote(let count):
+        offset += count
+      case .interrupted:
         continue
-      } else {
+      case .failed:
         outputBroken.store(true, ordering: .relaxed)
         return
       }
     }
   }
-}
-
-/// `write(2)`, under a name the methods above do not shadow.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
-  write(descriptor, bytes, count)
 }

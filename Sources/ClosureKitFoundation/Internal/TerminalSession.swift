@@ -1,13 +1,5 @@
 import ClosureKit
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// One dialog shown on a terminal or read from a pipe; runs on the session thread only.
 struct TerminalSession {
   /// How the session talks to the user.
@@ -43,8 +35,8 @@ struct TerminalSession {
     self.io = io
     self.request = request
     let term = environment["TERM"] ?? ""
-    if isatty(io.input) == 1 {
-      let canDraw = isatty(io.output) == 1 && !term.isEmpty && term != "dumb"
+    if TerminalCalls.isTerminal(io.input) {
+      let canDraw = TerminalCalls.isTerminal(io.output) && !term.isEmpty && term != "dumb"
       mode = canDraw ? .raw : .lineTerminal
     } else {
       mode = .pipe
@@ -53,9 +45,9 @@ struct TerminalSession {
   }
 
   func run() -> DialogAnswer {
-    fflush(nil)  // what the program printed with `print` comes before the dialog
+    TerminalCalls.flushStandardStreams()  // what the program printed with `print` comes before the dialog
     if mode == .raw {
-      let answer = TerminalModeGuard.with(input: io.input, output: io.output, modify: Self.makeRaw) {
+      let answer = TerminalModeGuard.with(input: io.input, output: io.output, mode: .raw) {
         io.emit("\(Self.escape)[?25l")
         defer { io.emit("\(Self.escape)[?25h") }
         return runRaw()
@@ -149,7 +141,7 @@ struct TerminalSession {
       return line
     case .lineTerminal where isSecure:
       let line =
-        TerminalModeGuard.with(input: io.input, output: io.output, modify: { $0.c_lflag &= ~tcflag_t(ECHO) }) {
+        TerminalModeGuard.with(input: io.input, output: io.output, mode: .noEcho) {
           io.emit(prompt)
           return io.readLine()
         } ?? readLine(prompt: prompt, isSecure: false)
@@ -162,15 +154,6 @@ struct TerminalSession {
   }
 
   // MARK: Raw mode
-
-  static func makeRaw(_ settings: inout termios) {
-    settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
-    settings.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
-    withUnsafeMutableBytes(of: &settings.c_cc) { cc in
-      cc[Int(VMIN)] = 1
-      cc[Int(VTIME)] = 0
-    }
-  }
 
   private func runRaw() -> DialogAnswer {
     printHeader()
@@ -261,9 +244,7 @@ struct TerminalSession {
 
   /// The terminal's width in columns; 80 when it cannot be read.
   private var columns: Int {
-    var size = winsize()
-    guard ioctl(io.output, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-    return Int(size.ws_col)
+    TerminalCalls.columns(of: io.output) ?? 80
   }
 
   /// `text` cut to `width` characters, so that a redrawn line never wraps.

@@ -20,7 +20,7 @@
       /// The buffered notifications.
       private let stream: AsyncStream<NotificationTransfer>
 
-      init(center: NotificationCenter, name: Notification.Name, object: AnyObject?) {
+      init(center: NotificationCenter, name: Notification.Name, object: (any AnyObject & Sendable)?) {
         let (stream, continuation) = AsyncStream<NotificationTransfer>.makeStream()
         let subscription = center.addObserver(forName: name, object: object) { notification in
           continuation.yield(NotificationTransfer(notification: notification))

@@ -1,13 +1,5 @@
 public import Foundation
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests, benchmarks and the demo.
 ///
 /// ```swift
@@ -74,33 +66,13 @@ public final class LoopbackServer: @unchecked Sendable {
   public init() throws {
     // Close-on-exec: a child process (an exit test) must not inherit the server's sockets, or a
     // connection the server closes stays open in the child.
-    #if canImport(Darwin)
-      let fd = socket(AF_INET, SOCK_STREAM, 0)
-      if fd >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-    #else
-      let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    #endif
-    guard fd >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-    var yes: Int32 = 1
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    switch Sockets.listenOnLoopback() {
+    case .success(let socket):
+      listener = socket.descriptor
+      port = socket.port
+    case .failure(let error):
+      throw POSIXError(POSIXErrorCode(rawValue: error.code) ?? .EIO)
     }
-    guard bound == 0, listen(fd, 128) == 0 else {
-      let code = errno
-      close(fd)
-      throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
-    }
-    _ = withUnsafeMutablePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-    }
-    listener = fd
-    port = UInt16(bigEndian: address.sin_port)
     threads.enter()
     let thread = Thread { [self] in
       acceptLoop()
@@ -196,26 +168,19 @@ public final class LoopbackServer: @unchecked Sendable {
     let first = lock.withLock { () -> Bool in
       if isStopped { return false }
       isStopped = true
-      for connection in connections { shutdown(connection, Int32(SHUT_RDWR)) }
+      for connection in connections { Sockets.shutdown(connection) }
       return true
     }
     guard first else { return }
-    shutdown(listener, Int32(SHUT_RDWR))
+    Sockets.shutdown(listener)
     threads.wait()
-    close(listener)
+    Sockets.close(listener)
   }
 
   // MARK: - Connections
 
   private func acceptLoop() {
-    while true {
-      // `accept4` with SOCK_CLOEXEC is not exported by the Glibc module; set the flag right after.
-      let connection = accept(listener, nil, nil)
-      if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
-      if connection < 0 {
-        if errno == EINTR { continue }
-        return
-      }
+    while let connection = Sockets.accept(listener) {
       var admitted = false
       change {
         guard !isStopped else { return }
@@ -223,19 +188,15 @@ public final class LoopbackServer: @unchecked Sendable {
         admitted = true
       }
       guard admitted else {
-        close(connection)
+        Sockets.close(connection)
         return
       }
-      #if canImport(Darwin)
-        var yes: Int32 = 1
-        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-      #endif
       threads.enter()
       let thread = Thread { [self] in
         serve(Socket(fd: connection))
         change {
           connections.remove(connection)
-          close(connection)
+          Sockets.close(connection)
         }
         threads.leave()
       }
@@ -363,40 +324,21 @@ struct Socket {
   }
 
   func send(_ bytes: UnsafeRawBufferPointer) -> Bool {
-    var offset = 0
-    while offset < bytes.count {
-      #if canImport(Darwin)
-        let written = Darwin.send(fd, bytes.baseAddress! + offset, bytes.count - offset, 0)
-      #else
-        let written = Glibc.send(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-      #endif
-      if written < 0, errno == EINTR { continue }
-      guard written > 0 else { return false }
-      offset += written
-    }
-    return true
+    Sockets.send(fd, bytes)
   }
 
   /// Reads up to 64 KB; `nil` at end of stream or on error.
   func receive() -> [UInt8]? {
     var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      if count < 0, errno == EINTR { continue }
-      guard count > 0 else { return nil }
-      return Array(buffer[0..<count])
-    }
+    let count = buffer.withUnsafeMutableBytes { Sockets.receive(fd, into: $0) }
+    guard count > 0 else { return nil }
+    return Array(buffer[0..<count])
   }
 
   /// Waits up to `milliseconds` (forever if negative); `false` if the peer closed or the server
   /// shut the socket down meanwhile.
   func waitForClose(milliseconds: Int) -> Bool {
-    var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-    while true {
-      let result = poll(&descriptor, 1, Int32(milliseconds))
-      if result < 0, errno == EINTR { continue }
-      return result == 0
-    }
+    Sockets.waitForClose(fd, milliseconds: milliseconds)
   }
 
   func readRequest() -> Request? {

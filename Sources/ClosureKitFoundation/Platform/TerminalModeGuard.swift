@@ -1,11 +1,9 @@
-import Foundation
-
-#if canImport(Glibc)
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
   import Glibc
 #elseif canImport(Musl)
   import Musl
-#elseif canImport(Darwin)
-  import Darwin
 #endif
 
 /// Changes a terminal's settings for the length of one call and puts them back on every exit
@@ -20,19 +18,30 @@ enum TerminalModeGuard {
   /// The signals whose default action ends the process.
   static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
 
-  /// Runs `body` with `modify` applied to the settings of `input`, then restores them.
+  /// A change of the terminal's settings.
+  enum Mode {
+    /// Raw input: byte at a time, no echo, no signals from keys, no flow control, no CR/NL mapping.
+    case raw
+    /// Canonical input without echo, for secure text.
+    case noEcho
+  }
+
+  /// Runs `body` with `mode` applied to the settings of `input`, then restores them.
   /// - Returns: `nil` if `input` is not a terminal or its settings cannot be changed; else the
   ///   body's result.
   static func with<Result>(
     input: Int32,
     output: Int32,
-    modify: (inout termios) -> Void,
+    mode: Mode,
     _ body: () -> Result
   ) -> Result? {
     var original = termios()
     guard tcgetattr(input, &original) == 0 else { return nil }
     var changed = original
-    modify(&changed)
+    switch mode {
+    case .raw: makeRaw(&changed)
+    case .noEcho: changed.c_lflag &= ~tcflag_t(ECHO)
+    }
     let slot = signalSlot
     slot.pointee = SignalSlot(isActive: 1, input: input, output: output, saved: original)
     for (position, signal) in signals.enumerated() {
@@ -55,6 +64,16 @@ enum TerminalModeGuard {
     }
     guard tcsetattr(input, TCSANOW, &changed) == 0 else { return nil }
     return body()
+  }
+
+  /// Turns `settings` into raw mode (Darwin's `tcflag_t` is `UInt`, Glibc's `UInt32`).
+  static func makeRaw(_ settings: inout termios) {
+    settings.c_lflag &= ~tcflag_t(ICANON | ECHO | ISIG | IEXTEN)
+    settings.c_iflag &= ~tcflag_t(IXON | ICRNL | INLCR)
+    withUnsafeMutableBytes(of: &settings.c_cc) { cc in
+      cc[Int(VMIN)] = 1
+      cc[Int(VTIME)] = 0
+    }
   }
 }
 

@@ -1,9 +1,9 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+  public import Darwin
+#elseif canImport(Glibc)
   public import Glibc
 #elseif canImport(Musl)
   public import Musl
-#elseif canImport(Darwin)
-  public import Darwin
 #elseif canImport(Android)
   public import Android
 #endif

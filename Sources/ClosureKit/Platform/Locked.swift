@@ -1,9 +1,9 @@
-#if canImport(Glibc)
+#if canImport(Darwin)
+  public import Darwin
+#elseif canImport(Glibc)
   public import Glibc
 #elseif canImport(Musl)
   public import Musl
-#elseif canImport(Darwin)
-  public import Darwin
 #elseif canImport(Android)
   public import Android
 #endif
@@ -79,23 +79,36 @@ struct ThreadIdentity: Equatable, @unchecked Sendable {
 /// - Returns: The thread, for `pthread_join` or `pthread_detach`.
 package func startThread(_ body: @escaping () -> Void) -> pthread_t {
   let context = Unmanaged.passRetained(ThreadBody(body)).toOpaque()
-  var thread = pthread_t()
+  // Darwin's `pthread_t` is a non-optional pointer and `pthread_create` fills a `pthread_t?`;
+  // Glibc's is an integer.
+  #if canImport(Darwin)
+    var thread: pthread_t?
+  #else
+    var thread = pthread_t()
+  #endif
   let result = pthread_create(
     &thread,
     nil,
     { context in
-      #if canImport(Darwin)
-        let body = Unmanaged<ThreadBody>.fromOpaque(context).takeRetainedValue()
-      #else
-        let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
-      #endif
+      let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
       body.run()
       return nil
     },
     context
   )
   precondition(result == 0, "pthread_create failed: \(result)")
-  return thread
+  #if canImport(Darwin)
+    return thread!
+  #else
+    return thread
+  #endif
+}
+
+/// Starts a new operating-system thread that runs `body` and is never joined.
+///
+/// - Parameter body: What the thread runs; the thread ends when it returns.
+func startDetachedThread(_ body: @escaping () -> Void) {
+  pthread_detach(startThread(body))
 }
 
 /// What a thread started with `pthread_create` runs: a non-generic box, since a C function pointer

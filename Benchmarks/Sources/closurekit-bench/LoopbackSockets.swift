@@ -1,0 +1,1 @@
+../../../Tests/Support/ClosureKitTestServer/Platform/Sockets.swift
