@@ -11,6 +11,8 @@ extension ControlActions {
   /// - Parameters:
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - action: Receives the payload of each matching send, on the main actor.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
@@ -20,9 +22,11 @@ extension ControlActions {
   public func addAction(
     for kinds: Kind,
     on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Payload) -> Void
   ) -> Subscription {
-    addAction(for: kinds, on: .mainActor) { payload in
+    addAction(for: kinds, on: .mainActor, file: file, line: line) { payload in
       MainActor.assumeIsolated { action(payload) }
     }
   }
@@ -39,6 +43,8 @@ extension ControlActions {
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - owner: Held weakly; the action ends when it is deallocated.
   ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - action: Receives the owner and the payload, on the main actor.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
@@ -48,9 +54,11 @@ extension ControlActions {
     for kinds: Kind,
     owner: Owner,
     on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    addAction(for: kinds, owner: owner, on: .mainActor) { owner, payload in
+    addAction(for: kinds, owner: owner, on: .mainActor, file: file, line: line) { owner, payload in
       MainActor.assumeIsolated { action(owner, payload) }
     }
   }

@@ -16,7 +16,7 @@
 /// > any lock, in registration order, with the delivery chosen at registration.
 public final class ControlActions<Kind: OptionSet & Sendable, Payload: Sendable>: Sendable
 where Kind.Element == Kind {
-  let list = HandlerList<Payload, Kind>()
+  @usableFromInline let list = HandlerList<Payload, Kind>()
 
   /// Creates an empty action table.
   ///
@@ -38,19 +38,29 @@ where Kind.Element == Kind {
   /// - Parameters:
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - delivery: Where the action runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - action: Receives the payload of each matching send.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
   /// > Important: An action runs once per matching ``sendActions(for:with:)``, never twice for
   /// > one send. An empty `kinds` is a precondition failure.
-  @discardableResult
+  @inlinable @discardableResult
   public func addAction(
     for kinds: Kind,
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ action: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
     precondition(!kinds.isEmpty, "ControlActions.addAction(for:): the argument `kinds` must not be empty")
-    return list.add(tag: kinds, once: false, owner: nil, delivery: delivery, handler: action)
+    return list.add(
+      tag: kinds,
+      once: false,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: action
+    )
   }
 
   /// Registers an action bound to `owner`, which it receives as a strong parameter.
@@ -63,20 +73,31 @@ where Kind.Element == Kind {
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - owner: Held weakly; the action ends when it is deallocated.
   ///   - delivery: Where the action runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - action: Receives the owner and the payload.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
   /// > Important: Once the owner is gone the action never runs again; its captures are released
   /// > at the next send (or, see the Events article, by a registration).
-  @discardableResult
+  @inlinable @discardableResult
   public func addAction<Owner: AnyObject & Sendable>(
     for kinds: Kind,
     owner: Owner,
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ action: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
     precondition(!kinds.isEmpty, "ControlActions.addAction(for:owner:): the argument `kinds` must not be empty")
-    return list.add(tag: kinds, once: false, owner: owner, delivery: delivery, handler: bindingOwner(owner, action))
+    return list.add(
+      tag: kinds,
+      once: false,
+      owner: owner,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: action
+    )
   }
 
   /// Runs the actions registered for any kind in `kind`, each once, in registration order.
@@ -90,6 +111,7 @@ where Kind.Element == Kind {
   ///   - payload: Handed to each action.
   ///
   /// - Complexity: O(n) in the number of actions.
+  @inlinable
   public func sendActions(for kind: Kind, with payload: Payload) {
     list.send(payload) { !$0.isDisjoint(with: kind) }
   }
@@ -104,6 +126,7 @@ where Kind.Element == Kind {
   ///
   /// > Important: As `UIControl.removeTarget(_:action:for:)` does. To remove one action, cancel its
   /// > token.
+  @inlinable
   public func removeActions(for kinds: Kind) {
     list.updateTags { registered in
       registered.subtract(kinds)
@@ -123,6 +146,12 @@ where Kind.Element == Kind {
   /// - Complexity: O(n).
   public func actionCount(for kind: Kind) -> Int {
     list.count { !$0.isDisjoint(with: kind) }
+  }
+
+  /// Where each live action was registered, in registration order; `nil` for an action registered
+  /// while diagnostics were off. Public through `ClosureKitTesting`.
+  package var liveRegistrationSites: [RegistrationSite?] {
+    list.liveSites()
   }
 }
 

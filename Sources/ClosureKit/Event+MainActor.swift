@@ -14,6 +14,8 @@ extension Event {
   ///
   /// - Parameters:
   ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
@@ -22,9 +24,11 @@ extension Event {
   @discardableResult
   public func addHandler(
     on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Payload) -> Void
   ) -> Subscription {
-    addHandler(on: .mainActor, Self.onMainActor(handler))
+    addHandler(on: .mainActor, file: file, line: line, Self.onMainActor(handler))
   }
 
   /// Registers a `@MainActor` handler bound to `owner`.
@@ -36,6 +40,8 @@ extension Event {
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
   ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the owner and each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
@@ -44,9 +50,11 @@ extension Event {
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
     on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    addHandler(owner: owner, on: .mainActor) { owner, payload in
+    addHandler(owner: owner, on: .mainActor, file: file, line: line) { owner, payload in
       MainActor.assumeIsolated { handler(owner, payload) }
     }
   }

@@ -40,18 +40,28 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives each payload.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: With ``Delivery/immediate`` the handler runs synchronously on the sending
   /// > thread, in registration order, outside any lock. After the token is cancelled no delivery
   /// > starts, including ones already queued.
-  @discardableResult
+  @inlinable @discardableResult
   public func addHandler(
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: false, owner: nil, delivery: delivery, handler: handler)
+    list.add(
+      tag: (),
+      once: false,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: handler
+    )
   }
 
   /// Registers a handler bound to `owner`: it ends when `owner` is deallocated, and receives
@@ -69,18 +79,29 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
   ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the owner and the payload.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: Once the owner is gone the handler is never called again, and what it captured
   /// > is released at the event's next send (or, see the Events article, by a registration).
-  @discardableResult
+  @inlinable @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: false, owner: owner, delivery: delivery, handler: bindingOwner(owner, handler))
+    list.add(
+      tag: (),
+      once: false,
+      owner: owner,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: handler
+    )
   }
 
   /// Registers a handler that runs on the next send only, then ends and releases its captures.
@@ -94,16 +115,26 @@ public final class Event<Payload: Sendable>: Sendable {
   ///
   /// - Parameters:
   ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the payload of the first send.
   /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: Exactly once, also when several threads send at the same moment.
-  @discardableResult
+  @inlinable @discardableResult
   public func once(
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: true, owner: nil, delivery: delivery, handler: handler)
+    list.add(
+      tag: (),
+      once: true,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: handler
+    )
   }
 
   /// Registers a one-shot handler bound to `owner`.
@@ -115,17 +146,28 @@ public final class Event<Payload: Sendable>: Sendable {
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
   ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the owner and the payload of the first send.
   /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: Runs at most once, and not at all if the owner is deallocated first.
-  @discardableResult
+  @inlinable @discardableResult
   public func once<Owner: AnyObject & Sendable>(
     owner: Owner,
     on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    list.add(tag: (), once: true, owner: owner, delivery: delivery, handler: bindingOwner(owner, handler))
+    list.add(
+      tag: (),
+      once: true,
+      owner: owner,
+      delivery: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      handler: handler
+    )
   }
 
   /// Calls every handler with `payload`.
@@ -158,6 +200,12 @@ public final class Event<Payload: Sendable>: Sendable {
   ///   checked).
   public var handlerCount: Int {
     list.count()
+  }
+
+  /// Where each live handler was registered, in registration order; `nil` for a handler
+  /// registered while diagnostics were off. Public through `ClosureKitTesting`.
+  package var liveRegistrationSites: [RegistrationSite?] {
+    list.liveSites()
   }
 
 }

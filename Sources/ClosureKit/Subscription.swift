@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A token that removes one registered handler.
 ///
 /// Every registration in ClosureKit returns a `Subscription`. Dropping it does **not** end the
@@ -21,21 +23,55 @@
 /// > deliveries already queued on a `DispatchQueue`; a call already running on another thread may
 /// > finish.
 public final class Subscription: @unchecked Sendable, Hashable {
-  // @unchecked Sendable: `node` is read and written only under the lock of `source`.
+  // @unchecked Sendable: `node` is written only under the lock of `source`; its storage is atomic
+  // so that `hasNode` may be read without that lock.
 
   /// The source that owns the registration. Strong: a source's internal list is small, and the
   /// user-facing object (the event, the timer) ends every handler from its own deinit.
   let source: any SubscriptionSource
-  /// The source's record of this registration; `nil` once it has ended. Guarded by `source`.
-  @usableFromInline @exclusivity(unchecked) var node: AnyObject?
+  /// The strong reference behind `node`, retained by hand.
+  private let nodeStorage: Atomic<Unmanaged<AnyObject>?>
 
   package init(source: any SubscriptionSource, node: AnyObject?) {
     self.source = source
-    self.node = node
+    self.nodeStorage = Atomic(node.map { Unmanaged.passRetained($0) })
   }
 
   deinit {
+    // Without a node there is nothing for the source to forget: skipping the call saves the common
+    // token dropped after `cancel()` a lock section. Once it is `nil`, no source touches this token
+    // again (a source clears it last, under its lock).
+    guard nodeStorage.load(ordering: .acquiring) != nil else { return }
     source.subscriptionWillDeinit(self)
+    // Read again: the source may have taken the reference while this deinit waited for its lock.
+    nodeStorage.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+  }
+
+  /// The source's record of this registration; `nil` once it has ended. Read and written under
+  /// the lock of `source`.
+  package var node: AnyObject? {
+    get { nodeStorage.load(ordering: .acquiring)?.takeUnretainedValue() }
+    set {
+      let old = nodeStorage.exchange(newValue.map { Unmanaged.passRetained($0) }, ordering: .acquiringAndReleasing)
+      old?.release()
+    }
+  }
+
+  /// ``node`` without a retain; valid while the source's lock is held.
+  package var unretainedNode: Unmanaged<AnyObject>? {
+    nodeStorage.load(ordering: .acquiring)
+  }
+
+  /// Clears ``node`` and hands its reference to the caller, who then owns it (under the source's
+  /// lock; release it after unlocking, as its release may be the last).
+  package func takeNode() -> AnyObject? {
+    nodeStorage.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
+  }
+
+  /// Whether ``node`` is set; may be read without the source's lock. Once `false`, it stays so:
+  /// a source never sets a node again after clearing it.
+  package var hasNode: Bool {
+    nodeStorage.load(ordering: .acquiring) != nil
   }
 
   /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
@@ -108,7 +144,8 @@ package protocol SubscriptionSource: AnyObject, Sendable {
   func cancel(_ subscription: Subscription)
   /// Whether the registration recorded in `subscription.node` has ended.
   func isCancelled(_ subscription: Subscription) -> Bool
-  /// Called from the token's deinit: forget any reference back to `subscription`.
+  /// Called from the token's deinit, while `subscription.node` is set: forget any reference back
+  /// to `subscription`.
   func subscriptionWillDeinit(_ subscription: Subscription)
 }
 

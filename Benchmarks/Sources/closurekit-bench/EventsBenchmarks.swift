@@ -6,41 +6,48 @@ let eventsSuite = Suite(name: "events") {
     sendBenchmark(handlers: handlers)
   }
   await asyncStreamBenchmark()
+  registrationBenchmark()
+  diagnosticsBenchmark()
+  for handlers in [1, 10] {
+    queueDeliveryBenchmark(handlers: handlers)
+  }
   addCancelBenchmark()
   memoryBenchmark()
 }
 
-/// `Event.send` against a plain array of the same closures and against NotificationCenter.
+/// `Event.send` against a plain array of the same closures and against NotificationCenter, measured
+/// interleaved (see ``interleavedMinimum(rounds:_:)``).
 func sendBenchmark(handlers: Int) {
-  let iterations = 2_000_000 / handlers
-  var table = Table("send to \(handlers) immediate handler(s)")
+  sendTable(handlers: handlers).print()
+}
 
+/// The table of ``sendBenchmark(handlers:)``; also read by the regression guard.
+func sendTable(handlers: Int, rounds: Int = 61, withNotificationCenter: Bool = true) -> Table {
+  let iterations = 20_000 / handlers
   let counter = Counter()
   let closures: [@Sendable (Int) -> Void] = (0..<handlers).map { _ in { counter.value &+= $0 } }
-  table.add(
-    "plain [closure] loop",
-    nanoseconds(iterations: iterations) {
-      for closure in closures { closure(1) }
-    },
-    baseline: true
-  )
-
   let event = Event<Int>()
   for _ in 0..<handlers { event.addHandler { counter.value &+= $0 } }
-  table.add("Event.send", nanoseconds(iterations: iterations) { event.send(1) })
-
   let center = NotificationCenter()
   let name = Notification.Name("bench")
   let observers = (0..<handlers).map { _ in
     center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
   }
-  table.add(
-    "NotificationCenter.post",
-    nanoseconds(iterations: max(iterations / 20, 1000)) { center.post(name: name, object: nil) }
-  )
+  var bodies: [(iterations: Int, body: () -> Void)] = [
+    (iterations, { for closure in closures { closure(1) } }),
+    (iterations, { event.send(1) }),
+  ]
+  if withNotificationCenter {
+    bodies.append((max(iterations / 20, 10), { center.post(name: name, object: nil) }))
+  }
+  let times = interleavedMinimum(rounds: rounds, bodies)
+  var table = Table("send to \(handlers) immediate handler(s) (fastest of \(rounds) interleaved rounds)")
+  table.add("plain [closure] loop", times[0], baseline: true)
+  table.add("Event.send", times[1])
+  if withNotificationCenter { table.add("NotificationCenter.post", times[2]) }
   for observer in observers { center.removeObserver(observer) }
   blackHole(counter.value)
-  table.print()
+  return table
 }
 
 /// `AsyncStream` with one consumer, the Swift-concurrency way to multicast to one listener.

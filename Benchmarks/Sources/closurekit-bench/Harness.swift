@@ -75,6 +75,14 @@ struct Table {
     rows.append((name, value, baseline))
   }
 
+  /// The value of the row `name` divided by the baseline's.
+  func ratio(of name: String) -> Double {
+    guard let baseline = rows.first(where: \.baseline)?.value,
+      let row = rows.first(where: { $0.name == name })
+    else { return .nan }
+    return row.value / baseline
+  }
+
   func print() {
     let baseline = rows.first(where: \.baseline)?.value
     Swift.print("\n\(title)")
@@ -111,4 +119,26 @@ extension StringProtocol {
   func leftPadding(toLength length: Int) -> String {
     count >= length ? String(self) : String(repeating: " ", count: length - count) + String(self)
   }
+}
+
+/// Nanoseconds per iteration of each body, measured in interleaved rounds (each body once per
+/// round, in turn) and taking each body's fastest round.
+///
+/// On a loaded machine other processes slow down rounds at random; interleaving exposes every body
+/// to the same load, and the minimum is what the code costs when it has the CPU, so ratios between
+/// the bodies stay stable where medians of back-to-back blocks do not.
+func interleavedMinimum(rounds: Int = 15, _ bodies: [(iterations: Int, body: () -> Void)]) -> [Double] {
+  let clock = ContinuousClock()
+  var best = Array(repeating: Double.infinity, count: bodies.count)
+  for _ in 0..<rounds {
+    for (index, entry) in bodies.enumerated() {
+      let elapsed = clock.measure {
+        for _ in 0..<entry.iterations { entry.body() }
+      }
+      let nanoseconds =
+        Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+      best[index] = min(best[index], nanoseconds / Double(entry.iterations))
+    }
+  }
+  return best
 }

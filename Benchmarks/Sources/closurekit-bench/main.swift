@@ -4,6 +4,8 @@
 /// Every suite, in order. Each capability adds its suite here and in a file of its own.
 let suites: [Suite] = [
   eventsSuite,
+  guardSuite,
+  profileAddCancelSuite,
   observationSuite,
   timersSuite,
   delegatesSuite,
@@ -12,13 +14,16 @@ let suites: [Suite] = [
   dialogsSuite,
 ]
 
-let requested = Set(CommandLine.arguments.dropFirst())
+let requested = Set(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--") })
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
   memoryProbe(CommandLine.arguments[2])
-} else if requested.contains("--help") {
+} else if CommandLine.arguments.contains("--help") {
   print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
 } else {
-  for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+  for suite in suites
+  where requested.isEmpty
+    ? !suite.name.hasPrefix("guard") && !suite.name.hasPrefix("profile") : requested.contains(suite.name)
+  {
     print("\n### \(suite.name)")
     await suite.run()
   }

@@ -1,0 +1,23 @@
+// The rows `Scripts/bench-guard.sh` checks: each printed as `guard <key> <value>`, a ratio against
+// the baseline of its own table, or bytes per handler.
+
+let guardSuite = Suite(name: "guard") {
+  for handlers in [1, 10, 100] {
+    let table = sendTable(handlers: handlers, withNotificationCenter: false)
+    table.print()
+    print("guard send-\(handlers) \(table.ratio(of: "Event.send"))")
+  }
+  let registration = registrationTable()
+  registration.print()
+  for (key, row) in [
+    ("add-cancel", "Event.addHandler + cancel"),
+    ("add-cancel-owner", "Event.addHandler(owner:) + cancel"),
+    ("add-cancel-queue", "Event.addHandler(on: .queue) + cancel"),
+    ("control-add-remove", "ControlActions.addAction + removeActions"),
+    ("bag-of-10", "SubscriptionBag of 10 tokens, dropped (per token)"),
+  ] {
+    print("guard \(key) \(registration.ratio(of: row))")
+  }
+  print("guard memory-dropped \(measureInChildProcess("event-tokens-dropped"))")
+  print("guard memory-kept \(measureInChildProcess("event-tokens-kept"))")
+}

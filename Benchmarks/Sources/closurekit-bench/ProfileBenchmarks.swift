@@ -1,0 +1,11 @@
+import ClosureKit
+
+/// Not a table: add + cancel of one handler on an event holding 10, in a loop, for a profiler
+/// (`perf record … closurekit-bench profile-add-cancel`, or `valgrind --tool=callgrind` with
+/// `--short` for 100,000 pairs instead of 3,000,000). Not run by default.
+let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
+  let pairs = CommandLine.arguments.contains("--short") ? 100_000 : 3_000_000
+  let event = Event<Int>()
+  for _ in 0..<10 { event.addHandler { blackHole($0) } }
+  for _ in 0..<pairs { event.addHandler { blackHole($0) }.cancel() }
+}

@@ -1,0 +1,165 @@
+import ClosureKit
+import ClosureKitTesting
+import Dispatch
+import Foundation
+
+/// Kinds of a control, for the `ControlActions` rows.
+struct BenchKinds: OptionSet, Sendable {
+  let rawValue: Int
+  static let first = BenchKinds(rawValue: 1 << 0)
+  static let second = BenchKinds(rawValue: 1 << 1)
+}
+
+/// A `Sendable` owner for the owner-bound rows.
+final class BenchOwner: Sendable {}
+
+/// Registering and removing one handler on a source that already holds 10, against
+/// NotificationCenter's add + remove observer (the baseline) in the same run: the cost a table
+/// cell pays each time it binds and unbinds. Rows are measured interleaved (see
+/// ``interleavedMinimum(rounds:_:)``).
+func registrationBenchmark() {
+  registrationTable().print()
+}
+
+/// The table of ``registrationBenchmark()``; also read by the regression guard.
+func registrationTable(rounds: Int = 61) -> Table {
+  let iterations = 2_000
+  let name = Notification.Name("bench")
+  let center = NotificationCenter()
+  let presentObservers = (0..<10).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in } }
+  var closures: [@Sendable (Int) -> Void] = (0..<10).map { _ in { blackHole($0) } }
+  let event = Event<Int>()
+  for _ in 0..<10 { event.addHandler { blackHole($0) } }
+  let owner = BenchOwner()
+  let queue = DispatchQueue(label: "bench.registration")
+  let actions = ControlActions<BenchKinds, Int>()
+  for _ in 0..<10 { actions.addAction(for: .first) { blackHole($0) } }
+
+  let rows: [(name: String, perIteration: Double, iterations: Int, body: () -> Void)] = [
+    (
+      "NotificationCenter add + remove observer", 1, iterations / 4,
+      {
+        let observer = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
+        center.removeObserver(observer)
+      }
+    ),
+    (
+      "plain [closure] append + removeLast", 1, iterations,
+      {
+        closures.append { blackHole($0) }
+        closures.removeLast()
+      }
+    ),
+    ("Event.addHandler + cancel", 1, iterations, { event.addHandler { blackHole($0) }.cancel() }),
+    (
+      "Event.addHandler(owner:) + cancel", 1, iterations,
+      { event.addHandler(owner: owner) { _, value in blackHole(value) }.cancel() }
+    ),
+    (
+      "Event.addHandler(on: .queue) + cancel", 1, iterations,
+      { event.addHandler(on: .queue(queue)) { blackHole($0) }.cancel() }
+    ),
+    (
+      "ControlActions.addAction + removeActions", 1, iterations,
+      {
+        actions.addAction(for: .second) { blackHole($0) }
+        actions.removeActions(for: .second)
+      }
+    ),
+    (
+      "SubscriptionBag of 10 tokens, dropped (per token)", 10, iterations / 10,
+      {
+        let bag = SubscriptionBag()
+        for _ in 0..<10 { event.addHandler { blackHole($0) }.store(in: bag) }
+      }
+    ),
+  ]
+  let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.body) })
+  var table = Table(
+    "add + remove one handler, 10 already present (fastest of \(rounds) interleaved rounds)", unit: "ns/pair")
+  for (index, row) in rows.enumerated() {
+    table.add(row.name, times[index] / row.perIteration, baseline: index == 0)
+  }
+  for observer in presentObservers { center.removeObserver(observer) }
+  blackHole(closures.count)
+  return table
+}
+
+/// Sends through `Delivery.queue` against a hand-written `DispatchQueue.async` loop calling the
+/// same closures: the time from the first send until the queue has run every delivery.
+func queueDeliveryBenchmark(handlers: Int) {
+  let sends = 20_000 / handlers
+  var table = Table("send to \(handlers) handler(s) on a serial queue, until run", unit: "ns/send")
+  let queue = DispatchQueue(label: "bench.delivery")
+  let counter = Counter()
+  let closures: [@Sendable (Int) -> Void] = (0..<handlers).map { _ in { counter.value &+= $0 } }
+  table.add(
+    "hand-written DispatchQueue.async loop",
+    nanosecondsOnce {
+      for _ in 0..<sends {
+        for closure in closures { queue.async { closure(1) } }
+      }
+      queue.sync {}
+    } / Double(sends),
+    baseline: true
+  )
+  let event = Event<Int>()
+  for _ in 0..<handlers { event.addHandler(on: .queue(queue)) { counter.value &+= $0 } }
+  table.add(
+    "Event.send, Delivery.queue",
+    nanosecondsOnce {
+      for _ in 0..<sends { event.send(1) }
+      queue.sync {}
+    } / Double(sends)
+  )
+  queue.sync { blackHole(counter.value) }
+  table.print()
+}
+
+/// What `HandlerDiagnostics` cost: add + cancel and a send to 10 handlers with the switch off and
+/// on, interleaved. Each body flips the switch once and then runs 100 operations.
+func diagnosticsBenchmark() {
+  let event = Event<Int>()
+  for _ in 0..<10 { event.addHandler { blackHole($0) } }
+  let batch = 100.0
+  let rows: [(name: String, body: () -> Void)] = [
+    (
+      "add + cancel, diagnostics off",
+      {
+        HandlerDiagnostics.disable()
+        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+      }
+    ),
+    (
+      "add + cancel, diagnostics on",
+      {
+        HandlerDiagnostics.enable { _ in }
+        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+        HandlerDiagnostics.disable()
+      }
+    ),
+    (
+      "send to 10, diagnostics off",
+      {
+        HandlerDiagnostics.disable()
+        for value in 0..<100 { event.send(value) }
+      }
+    ),
+    (
+      "send to 10, diagnostics on",
+      {
+        HandlerDiagnostics.enable { _ in }
+        for value in 0..<100 { event.send(value) }
+        HandlerDiagnostics.disable()
+      }
+    ),
+  ]
+  let times = interleavedMinimum(rounds: 61, rows.map { (20, $0.body) })
+  for first in [0, 2] {
+    var table = Table("HandlerDiagnostics off and on (fastest of 61 interleaved rounds)", unit: "ns/op")
+    for index in first...first + 1 {
+      table.add(rows[index].name, times[index] / batch, baseline: index == first)
+    }
+    table.print()
+  }
+}
