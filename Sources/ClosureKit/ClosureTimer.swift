@@ -95,14 +95,19 @@ public final class ClosureTimer: @unchecked Sendable {
   ) {
     let function = isRepeating ? "ClosureTimer(every:)" : "ClosureTimer(after:)"
     let argument = isRepeating ? "interval" : "delay"
-    precondition(period >= .zero, "\(function): the argument `\(argument)` must not be negative, got \(period)")
-    precondition(
-      !isRepeating || period > .zero,
-      "\(function): the argument `interval` must be greater than zero for a repeating timer"
-    )
-    precondition(tolerance >= .zero, "\(function): the argument `tolerance` must not be negative, got \(tolerance)")
+    if period < .zero {
+      failPrecondition("\(function): the argument `\(argument)` must not be negative, got \(period)")
+    }
+    if isRepeating && period <= .zero {
+      failPrecondition("\(function): the argument `interval` must be greater than zero for a repeating timer")
+    }
+    if tolerance < .zero {
+      failPrecondition("\(function): the argument `tolerance` must not be negative, got \(tolerance)")
+    }
     if let repeatCount {
-      precondition(repeatCount >= 1, "\(function): the argument `repeatCount` must be at least 1, got \(repeatCount)")
+      if repeatCount < 1 {
+        failPrecondition("\(function): the argument `repeatCount` must be at least 1, got \(repeatCount)")
+      }
     }
     self.scheduler = scheduler
     self.period = period

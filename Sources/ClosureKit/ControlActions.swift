@@ -53,7 +53,7 @@ where Kind.Element == Kind {
     line: UInt = #line,
     _ action: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    precondition(!kinds.isEmpty, "ControlActions.addAction(for:): the argument `kinds` must not be empty")
+    if kinds.isEmpty { failPrecondition("ControlActions.addAction(for:): the argument `kinds` must not be empty") }
     return list.add(
       tag: kinds,
       once: false,
@@ -89,7 +89,9 @@ where Kind.Element == Kind {
     line: UInt = #line,
     _ action: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    precondition(!kinds.isEmpty, "ControlActions.addAction(for:owner:): the argument `kinds` must not be empty")
+    if kinds.isEmpty {
+      failPrecondition("ControlActions.addAction(for:owner:): the argument `kinds` must not be empty")
+    }
     return list.add(
       tag: kinds,
       once: false,

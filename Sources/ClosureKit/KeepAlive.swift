@@ -64,7 +64,9 @@ public final class KeepAlive: Sendable {
       retained = object
       return true
     }
-    precondition(wasEmpty, "KeepAlive.retain(_:): the argument `object` is given while an object is still retained")
+    if !wasEmpty {
+      failPrecondition("KeepAlive.retain(_:): the argument `object` is given while an object is still retained")
+    }
     Self.live.add(1, ordering: .relaxed)
   }
 

@@ -1,3 +1,5 @@
+import ClosureKit
+
 /// How far a transfer has come: bytes done and, when known, bytes expected.
 ///
 /// ```swift
@@ -24,7 +26,7 @@ public struct TransferProgress: Sendable, Hashable {
   ///   - completedBytes: Bytes transferred so far; not negative.
   ///   - expectedBytes: Bytes expected in total, or `nil` if unknown.
   public init(completedBytes: Int64, expectedBytes: Int64?) {
-    precondition(completedBytes >= 0, "TransferProgress: the argument `completedBytes` must not be negative")
+    if completedBytes < 0 { failPrecondition("TransferProgress: the argument `completedBytes` must not be negative") }
     self.completedBytes = completedBytes
     self.expectedBytes = expectedBytes
   }

@@ -33,7 +33,7 @@ public final class Expectation: Sendable {
   ///
   /// - Parameter count: How many fulfilments to wait for; at least 1.
   public init(count: Int = 1) {
-    precondition(count >= 1, "Expectation(count:): the argument `count` must be at least 1, got \(count)")
+    if count < 1 { failPrecondition("Expectation(count:): the argument `count` must be at least 1, got \(count)") }
     state = Locked(State(remaining: count))
   }
 

@@ -172,10 +172,9 @@ public struct ManualClock: Clock, Sendable {
   /// > Important: Synchronous: see ``ManualClock``. Crossing several intervals of a repeating timer
   /// > makes one call whose `ClosureTimer.skippedTickCount` counts the others.
   public func advance(by duration: Duration) {
-    precondition(
-      duration >= .zero,
-      "ManualClock.advance(by:): the argument `duration` must not be negative, got \(duration)"
-    )
+    if duration < .zero {
+      failPrecondition("ManualClock.advance(by:): the argument `duration` must not be negative, got \(duration)")
+    }
     let target = storage.state.withLock { state in state.now + duration }
     move(to: target)
   }
@@ -190,10 +189,9 @@ public struct ManualClock: Clock, Sendable {
   ///
   /// > Important: Synchronous: see ``ManualClock``.
   public func advance(to deadline: Instant) {
-    precondition(
-      deadline >= now,
-      "ManualClock.advance(to:): the argument `deadline` \(deadline) is earlier than now, \(now)"
-    )
+    if deadline < now {
+      failPrecondition("ManualClock.advance(to:): the argument `deadline` \(deadline) is earlier than now, \(now)")
+    }
     move(to: deadline.offset)
   }
 

@@ -30,7 +30,7 @@
       for events: UIControl.Event,
       _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
     ) -> Subscription {
-      precondition(!events.isEmpty, "UIControl.addAction(for:): the argument `events` must not be empty")
+      if events.isEmpty { fatalError("UIControl.addAction(for:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
       return store.actions.addAction(for: events) { fire in
@@ -60,7 +60,7 @@
       owner: Owner,
       _ action: @escaping @MainActor @Sendable (_ owner: Owner, _ control: Self, _ event: UIEvent?) -> Void
     ) -> Subscription {
-      precondition(!events.isEmpty, "UIControl.addAction(for:owner:): the argument `events` must not be empty")
+      if events.isEmpty { fatalError("UIControl.addAction(for:owner:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
       return store.actions.addAction(for: events, owner: owner) { owner, fire in
@@ -92,7 +92,7 @@
       on delivery: Delivery,
       _ action: @escaping @Sendable (_ control: Self, _ event: UIEvent?) -> Void
     ) -> Subscription {
-      precondition(!events.isEmpty, "UIControl.addAction(for:on:): the argument `events` must not be empty")
+      if events.isEmpty { fatalError("UIControl.addAction(for:on:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
       return store.actions.addAction(for: events, on: delivery) { fire in
@@ -120,7 +120,7 @@
       on delivery: MainActorDelivery,
       _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
     ) -> Subscription {
-      precondition(!events.isEmpty, "UIControl.addAction(for:on:): the argument `events` must not be empty")
+      if events.isEmpty { fatalError("UIControl.addAction(for:on:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
       return store.actions.addAction(for: events, on: delivery) { @MainActor fire in

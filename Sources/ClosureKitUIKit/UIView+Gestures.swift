@@ -24,8 +24,8 @@
       touches: Int = 1,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UITapGestureRecognizer) -> Void
     ) -> Subscription {
-      precondition(taps >= 1, "UIView.addTapGesture(taps:): the argument `taps` must be at least 1")
-      precondition(touches >= 1, "UIView.addTapGesture(touches:): the argument `touches` must be at least 1")
+      if taps < 1 { fatalError("UIView.addTapGesture(taps:): the argument `taps` must be at least 1") }
+      if touches < 1 { fatalError("UIView.addTapGesture(touches:): the argument `touches` must be at least 1") }
       let recognizer = UITapGestureRecognizer()
       recognizer.numberOfTapsRequired = taps
       recognizer.numberOfTouchesRequired = touches
@@ -50,10 +50,11 @@
       minimumDuration: TimeInterval = 0.5,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UILongPressGestureRecognizer) -> Void
     ) -> Subscription {
-      precondition(
-        minimumDuration >= 0,
-        "UIView.addLongPressGesture(minimumDuration:): the argument `minimumDuration` must not be negative"
-      )
+      if !(minimumDuration >= 0) {
+        fatalError(
+          "UIView.addLongPressGesture(minimumDuration:): the argument `minimumDuration` must be zero or more, got \(minimumDuration)"
+        )
+      }
       let recognizer = UILongPressGestureRecognizer()
       recognizer.minimumPressDuration = minimumDuration
       return attach(recognizer, recognizer.addAction(action))
@@ -94,10 +95,9 @@
       direction: UISwipeGestureRecognizer.Direction = .right,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UISwipeGestureRecognizer) -> Void
     ) -> Subscription {
-      precondition(
-        !direction.isEmpty,
-        "UIView.addSwipeGesture(direction:): the argument `direction` must not be empty"
-      )
+      if direction.isEmpty {
+        fatalError("UIView.addSwipeGesture(direction:): the argument `direction` must not be empty")
+      }
       let recognizer = UISwipeGestureRecognizer()
       recognizer.direction = direction
       return attach(recognizer, recognizer.addAction { swipe in if swipe.state == .ended { action(swipe) } })

@@ -17,10 +17,12 @@ import Testing
     #expect(TransferProgress(completedBytes: 200, expectedBytes: 100).fractionCompleted == 1)
   }
 
-  @Test func negativeCompletedBytesIsAPreconditionFailure() async {
-    await #expect(processExitsWith: .failure) {
+  @Test func negativeCompletedBytesIsAPreconditionFailureNamingTheArgument() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = TransferProgress(completedBytes: -1, expectedBytes: nil)
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("the argument `completedBytes` must not be negative"))
   }
 
   @Test func chunkedBodyReportsProgressWithoutAnExpectedSize() async throws {

@@ -341,12 +341,22 @@ struct FixedPresenter: DialogPresenter {
     #expect(message.contains("argument `role` is .cancel"))
   }
 
-  @Test func addingAButtonAfterPresentingStops() async {
-    await #expect(processExitsWith: .failure) {
+  @Test func addingAButtonAfterPresentingStopsWithAMessage() async {
+    let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let alert = Alert(title: "T")
       alert.addButton("OK")
       _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
       alert.addButton("Late")
     }
+    let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("the dialog was already presented"))
+  }
+
+  @Test func presentingADialogWithoutButtonsStopsWithAMessage() async {
+    let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      _ = try? await Alert(title: "T").present(on: ScriptedPresenter([.choose(0)]))
+    }
+    let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("present(on:): the dialog has no buttons"))
   }
 }

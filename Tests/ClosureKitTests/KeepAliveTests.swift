@@ -70,11 +70,13 @@ private final class SelfRetainingAdapter: Sendable {
     }
   }
 
-  @Test func retainingTwiceIsAProgrammerError() async {
-    await #expect(processExitsWith: .failure) {
+  @Test func retainingTwiceIsAProgrammerErrorNamingTheArgument() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let keepAlive = KeepAlive()
       keepAlive.retain(Tracked())
       keepAlive.retain(Tracked())
     }
+    let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+    #expect(message.contains("KeepAlive.retain(_:): the argument `object`"))
   }
 }

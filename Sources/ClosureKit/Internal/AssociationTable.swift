@@ -135,7 +135,7 @@ extension AssociationTable {
       } else if third == nil {
         third = value
       } else {
-        precondition(fourth == nil, "an access removed more than four values")
+        if fourth != nil { failPrecondition("an access removed more than four values") }
         fourth = value
       }
     }
@@ -151,7 +151,7 @@ extension AssociationTable {
       if first == nil {
         first = object
       } else {
-        precondition(second == nil, "the sweep loaded more than two objects")
+        if second != nil { failPrecondition("the sweep loaded more than two objects") }
         second = object
       }
     }

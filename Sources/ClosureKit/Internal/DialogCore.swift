@@ -69,14 +69,12 @@ final class DialogCore: Sendable {
     function: StaticString = "addButton(_:role:action:)"
   ) -> Int {
     state.withLock { state in
-      precondition(
-        state.phase == .building,
-        "\(function): the dialog was already presented; add buttons before presenting it"
-      )
-      precondition(
-        role != .cancel || !state.buttons.contains { $0.description.role == .cancel },
-        "\(function): the argument `role` is .cancel, but the dialog already has a cancel button"
-      )
+      if state.phase != .building {
+        failPrecondition("\(function): the dialog was already presented; add buttons before presenting it")
+      }
+      if role == .cancel && state.buttons.contains(where: { $0.description.role == .cancel }) {
+        failPrecondition("\(function): the argument `role` is .cancel, but the dialog already has a cancel button")
+      }
       state.buttons.append(Button(description: DialogButton(title: title, role: role), action: action))
       return state.buttons.count - 1
     }
@@ -84,10 +82,10 @@ final class DialogCore: Sendable {
 
   func addTextField(placeholder: String, isSecure: Bool) -> Int {
     state.withLock { state in
-      precondition(
-        state.phase == .building,
-        "addTextField(placeholder:isSecure:): the dialog was already presented; add text fields before presenting it"
-      )
+      if state.phase != .building {
+        failPrecondition(
+          "addTextField(placeholder:isSecure:): the dialog was already presented; add text fields before presenting it")
+      }
       state.textFields.append(DialogTextField(placeholder: placeholder, isSecure: isSecure))
       return state.textFields.count - 1
     }
@@ -117,7 +115,7 @@ final class DialogCore: Sendable {
     _ message: @autoclosure () -> String
   ) {
     let replaced = state.withLock { state in
-      precondition(state.phase == .building, message())
+      if state.phase != .building { failPrecondition(message()) }
       defer { state[keyPath: keyPath] = closure }
       return state[keyPath: keyPath]
     }
@@ -140,7 +138,7 @@ final class DialogCore: Sendable {
   func present(on presenter: some DialogPresenter) async throws -> DialogResult {
     let request = try state.withLock { state -> DialogRequest in
       guard state.phase == .building else { throw DialogError.alreadyPresented }
-      precondition(!state.buttons.isEmpty, "present(on:): the dialog has no buttons; add at least one")
+      if state.buttons.isEmpty { failPrecondition("present(on:): the dialog has no buttons; add at least one") }
       state.phase = .presenting
       return DialogRequest(
         style: style,
@@ -163,14 +161,13 @@ final class DialogCore: Sendable {
     let isDismissed: Bool
     switch answer {
     case .button(let index, let textFieldValues):
-      precondition(
-        request.buttons.indices.contains(index),
-        "DialogPresenter answered with button index \(index), but the dialog has \(request.buttons.count) buttons"
-      )
-      precondition(
-        request.isButtonEnabled(at: index, textFieldValues: textFieldValues),
-        "DialogPresenter answered with button index \(index), which is disabled for the text typed"
-      )
+      if !request.buttons.indices.contains(index) {
+        failPrecondition(
+          "DialogPresenter answered with button index \(index), but the dialog has \(request.buttons.count) buttons")
+      }
+      if !request.isButtonEnabled(at: index, textFieldValues: textFieldValues) {
+        failPrecondition("DialogPresenter answered with button index \(index), which is disabled for the text typed")
+      }
       (values, chosen, isDismissed) = (textFieldValues, index, false)
     case .dismissed(let textFieldValues):
       (values, chosen, isDismissed) = (textFieldValues, request.cancelButtonIndex, true)

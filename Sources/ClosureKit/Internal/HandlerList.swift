@@ -160,7 +160,7 @@ class ExtendedHandlerNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @
   /// gone.
   @usableFromInline
   func invoke(_ payload: Payload) -> Bool {
-    preconditionFailure("ExtendedHandlerNode.invoke(_:) is overridden by every subclass")
+    failPrecondition("ExtendedHandlerNode.invoke(_:) is overridden by every subclass")
   }
 }
 

@@ -44,7 +44,7 @@ class ClockTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Durat
 
   /// Overridden by every subclass with its way of waking the scheduler.
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
-    preconditionFailure("ClockTimerDriver.arm(at:leeway:for:) must be overridden")
+    failPrecondition("ClockTimerDriver.arm(at:leeway:for:) must be overridden")
   }
 }
 

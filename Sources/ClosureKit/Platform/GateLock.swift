@@ -29,9 +29,9 @@ final class GateLock<Value>: @unchecked Sendable {
     condition = UnsafeMutablePointer.allocate(capacity: 1)
     condition.initialize(to: pthread_cond_t())
     let mutexResult = pthread_mutex_init(mutex, nil)
-    precondition(mutexResult == 0, "pthread_mutex_init failed: \(mutexResult)")
+    if mutexResult != 0 { failPrecondition("pthread_mutex_init failed: \(mutexResult)") }
     let conditionResult = pthread_cond_init(condition, nil)
-    precondition(conditionResult == 0, "pthread_cond_init failed: \(conditionResult)")
+    if conditionResult != 0 { failPrecondition("pthread_cond_init failed: \(conditionResult)") }
   }
 
   deinit {

@@ -30,7 +30,7 @@ package final class Locked<Value>: @unchecked Sendable {
     mutex = UnsafeMutablePointer.allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     let result = pthread_mutex_init(mutex, nil)
-    precondition(result == 0, "pthread_mutex_init failed: \(result)")
+    if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
   }
 
   deinit {
@@ -96,7 +96,7 @@ package func startThread(_ body: @escaping () -> Void) -> pthread_t {
     },
     context
   )
-  precondition(result == 0, "pthread_create failed: \(result)")
+  if result != 0 { failPrecondition("pthread_create failed: \(result)") }
   #if canImport(Darwin)
     return thread!
   #else
