@@ -13,7 +13,7 @@
 /// }
 /// let widget = Widget()
 /// Keys.note.setValue("draft", for: widget)
-/// Keys.note.value(for: widget)        // "draft"
+/// print(Keys.note.value(for: widget) ?? "none")   // prints "draft"
 /// Keys.note.removeValue(for: widget)
 /// ```
 ///

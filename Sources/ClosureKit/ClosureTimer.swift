@@ -420,7 +420,7 @@ public final class ClosureTimer: @unchecked Sendable {
   ///
   /// ```swift
   /// ClosureTimer.schedule(every: .seconds(1)) { timer in
-  ///   frames += 1 + timer.skippedTickCount
+  ///   print("this call stands for", 1 + timer.skippedTickCount, "ticks")
   /// }
   /// ```
   ///

@@ -14,7 +14,7 @@ public import Foundation
 /// let task = session.dataTask(
 ///   with: URLRequest(url: url),
 ///   handlers: URLTaskHandlers(
-///     data: { chunk in received.append(chunk) },
+///     data: { chunk in print("received", chunk.count, "bytes") },
 ///     completion: { result in print(result) }
 ///   )
 /// )

@@ -40,7 +40,7 @@ public final class Expectation: Sendable {
   /// Records one occurrence; the waiters resume when the expected count is reached.
   ///
   /// ```swift
-  /// timer.addHandler { _ in done.fulfill() }
+  /// event.addHandler { _ in done.fulfill() }
   /// ```
   public func fulfill() {
     let resumed = state.withLock { state -> [CheckedContinuation<Bool, Never>] in

@@ -6,7 +6,7 @@
 /// sheet.addButton("Delete", role: .destructive) { _ in photo.delete() }
 /// sheet.addButton("Share") { _ in photo.share() }
 /// sheet.addButton("Cancel", role: .cancel)
-/// try await sheet.present(on: TerminalPresenter())
+/// let result = try await sheet.present(on: TerminalPresenter())
 /// ```
 ///
 /// The classic initialiser numbers the buttons as UIActionSheet does: the destructive button 0,

@@ -7,7 +7,8 @@
 ///     .dismissed(textFieldValues: request.textFields.map { _ in "" })
 ///   }
 /// }
-/// let result = try await Alert(title: "Hi", cancelButtonTitle: "Close").present(on: AlwaysCancel())
+/// let alert = Alert(title: "Hi", cancelButtonTitle: "Close") { index in print("chose", index) }
+/// let result = try await alert.present(on: AlwaysCancel())   // result.isDismissed == true
 /// ```
 ///
 /// A presenter only describes and collects: the dialog itself runs the button actions and the

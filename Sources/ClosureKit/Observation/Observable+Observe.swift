@@ -8,6 +8,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// @Observable final class Order: @unchecked Sendable {   // owned by one queue
   ///   var customer = Customer(name: "Ada")
   /// }
+  /// let order = Order()
   /// order.observe(\.customer.name, options: [.old, .new], on: .queue(orderQueue)) { change in
   ///   print(change.oldValue!, "->", change.newValue!)
   /// }

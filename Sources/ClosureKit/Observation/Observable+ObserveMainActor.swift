@@ -8,6 +8,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// @MainActor @Observable final class Counter {
   ///   var count = 0
   /// }
+  /// let counter = Counter()
   /// counter.observe(\.count, options: [.old, .new]) { change in
   ///   print(change.oldValue!, "->", change.newValue!)
   /// }

@@ -1,0 +1,131 @@
+// Hidden preambles of documentation examples, by source file (`// MARK: <path>`) or by block
+// (`// MARK: <path>:<line>`, the line of the block's first code line). Scripts/check-examples.sh puts
+// the matching sections at the top of a snippet's function, before the snippet's own `do {}` scope:
+// what the reader of that file's examples knows from the documented type (the `event` of Event's
+// examples, the `request` of a presenter's). Shared stand-ins are in Context.swift.
+
+// MARK: Sources/ClosureKit/ClosureTimer.swift
+var timer = makeTimer()
+@Sendable func refresh() {}
+@Sendable func reload() {}
+
+// MARK: Sources/ClosureKit/Delegate.swift
+let shouldSave = Delegate<Document, Bool>()
+
+// MARK: Sources/ClosureKit/Dialogs/DialogPresenter.swift
+let request = DialogRequest(
+  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
+) { _ in true }
+
+// MARK: Sources/ClosureKit/Dialogs/DialogRequest.swift
+let request = DialogRequest(
+  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
+) { _ in true }
+
+// MARK: Sources/ClosureKitTesting/ScriptedPresenter.swift
+let request = DialogRequest(
+  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
+) { _ in true }
+
+// MARK: Sources/ClosureKitFoundation/TerminalPresenter.swift
+let request = DialogRequest(
+  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
+) { _ in true }
+let pipeRead: Int32 = 0
+let logFile: Int32 = 2
+
+// MARK: Sources/ClosureKit/Event+AsyncSequence.swift
+let scrolled = Event<Double>()
+
+// MARK: Sources/ClosureKit/Event+MainActor.swift
+let renamed = Event<String>()
+
+// MARK: Sources/ClosureKit/Event.swift
+let loaded = Event<Void>()
+
+// MARK: Sources/ClosureKit/KeepAlive.swift
+let keepAlive = KeepAlive()
+final class Adapter: Sendable { let keepAlive = KeepAlive() }
+let adapter = Adapter()
+func parse() throws {}
+
+// MARK: Sources/ClosureKit/Observation/Change.swift
+let handler: @Sendable (Change<Int>) -> Void = { _ in }
+
+// MARK: Sources/ClosureKit/Observation/ObservationOptions.swift
+let count = Observed(0)
+
+// MARK: Sources/ClosureKit/Observation/Observed.swift
+final class Player: @unchecked Sendable { @Observed var score = 0 }
+let player = Player()
+final class ThemeSettings: @unchecked Sendable { @Observed var theme = "light" }
+let settings = ThemeSettings()
+
+// MARK: Sources/ClosureKit/Subscription.swift
+let subscription = Subscription {}
+
+// MARK: Sources/ClosureKitFoundation/Cache/ClosureCache.swift
+let cache = ClosureCache<NSString, Thumbnail>()
+
+// MARK: Sources/ClosureKitFoundation/FileManager/FileManager+Handlers.swift
+let cache = URL(fileURLWithPath: "/tmp/closurekit-example/cache")
+
+// MARK: Sources/ClosureKitFoundation/FileManager/FileOperationHandlers.swift
+var handlers = FileOperationHandlers()
+
+// MARK: Sources/ClosureKitFoundation/ClosureURLSession+AsyncBytes.swift
+let (bytes, _) = try await session.bytes(for: request)
+var iterator = bytes.makeAsyncIterator()
+
+// MARK: Sources/ClosureKitFoundation/ClosureURLSession+Lines.swift
+let (bytes, _) = try await session.bytes(for: request)
+var iterator = bytes.lines.makeAsyncIterator()
+
+// MARK: Sources/ClosureKitFoundation/Notifications/NotificationCenter.Notifications.swift
+let saves = NotificationCenter.default.notifications(named: .documentSaved)
+var iterator = saves.makeAsyncIterator()
+
+// MARK: Sources/ClosureKitFoundation/TransferProgress.swift
+let progress = TransferProgress(completedBytes: 50, expectedBytes: 100)
+
+// MARK: Sources/ClosureKitFoundation/XML/XMLEventSequence.swift
+let events = XMLParser.events(in: data)
+var iterator = events.makeAsyncIterator()
+
+// MARK: Sources/ClosureKitFoundation/XML/XMLParserHandlers.swift
+var handlers = XMLParserHandlers()
+
+// MARK: Sources/ClosureKitTesting/Expectation.swift
+let done = Expectation()
+let timer = makeTimer()
+
+// MARK: Sources/ClosureKitTesting/ManualClock.swift
+let clock = ManualClock()
+final class Counter: @unchecked Sendable {
+  var value = 0
+  func increment() { value += 1 }
+}
+
+// MARK: Sources/ClosureKit/Configurable.swift
+struct Insets: Configurable { var top = 0.0, bottom = 0.0 }
+
+// MARK: Sources/ClosureKit/DismissRequesting.swift
+final class EditScreen: DismissRequesting { func saveTapped() { requestDismiss() } }
+final class ShareSheet: DismissRequesting {}
+
+// MARK: Sources/ClosureKit/Presentable.swift
+final class EditScreen: Presentable {
+  var title = ""
+  init() {}
+}
+
+// MARK: Sources/ClosureKit/Observation/Observable+ObserveMainActor.swift
+@MainActor
+let counter = MainCounter()
+
+// MARK: Sources/ClosureKitFoundation/ClosureURLSession+AsyncBytes.swift:111
+let (bytes, _) = try await session.bytes(for: request)
+var iterator = bytes.chunks.makeAsyncIterator()
+
+// MARK: Sources/ClosureKitFoundation/XML/XMLParsingError.swift
+let error = XMLParsingError(code: .tagNameMismatch, line: 4, column: 24)
