@@ -20,6 +20,9 @@ final class PlainView {
   deinit { print("  \(name) deallocated") }
 }
 
+/// An object that is only looked up with, and goes without a word.
+final class SilentObject {}
+
 /// A configurable class and a configurable value.
 final class Toolbar: Configurable {
   var title = ""
@@ -56,11 +59,14 @@ extension Chapter {
     summary: "Associated values, configured { } and dismiss requests"
   ) {
     print("1. Attach a value to any object under a key:")
-    let view = PlainView("view")
-    DemoKeys.badge.setValue("3 unread", for: view)
-    print("  badge: \(DemoKeys.badge.value(for: view) ?? "none")")
-    DemoKeys.badge.removeValue(for: view)
-    print("  after removeValue: \(DemoKeys.badge.value(for: view) ?? "none")")
+    do {
+      let view = PlainView("view")
+      DemoKeys.badge.setValue("3 unread", for: view)
+      print("  badge: \(DemoKeys.badge.value(for: view) ?? "none")")
+      DemoKeys.badge.removeValue(for: view)
+      print("  after removeValue: \(DemoKeys.badge.value(for: view) ?? "none")")
+      print("  the view goes out of scope:")
+    }
 
     print("\n2. The value is released with its object:")
     do {
@@ -71,7 +77,7 @@ extension Chapter {
       print("  (Apple platforms: released at deallocation, above)")
     #else
       print("  (Linux: released by the side table's sweep, within a bounded number of accesses)")
-      let probe = PlainView("probe")
+      let probe = SilentObject()  // any object: each lookup advances the sweep
       for _ in 0..<AssociationTable.shared.count { _ = DemoKeys.badge.value(for: probe) }
     #endif
 

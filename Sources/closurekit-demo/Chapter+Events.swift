@@ -15,9 +15,11 @@ final class HeadlessButton: Sendable {
 
   init(title: String) { self.title = title }
 
+  /// One press is two sends, as on a real control: `.touchDown`, then `.touchUpInside`.
   func press() {
-    print("  [\(title)] pressed")
+    print("  [\(title)] touch down: sendActions(for: .touchDown)")
     actions.sendActions(for: .touchDown, with: self)
+    print("  [\(title)] touch up: sendActions(for: .touchUpInside)")
     actions.sendActions(for: .touchUpInside, with: self)
   }
 }
@@ -37,14 +39,15 @@ extension Chapter {
   ) {
     let button = HeadlessButton(title: "Save")
 
-    print("1. An action for two kinds runs once per kind, never twice for one send:")
+    print("1. A press is two sends (.touchDown, then .touchUpInside). An action registered for both kinds")
+    print("   runs once for each of them, never twice for one send:")
     button.actions.addAction(for: [.touchDown, .touchUpInside]) { button in
       print("  action for [.touchDown, .touchUpInside] ran on \(button.title)")
     }
     let logToken = button.actions.addAction(for: .touchUpInside) { _ in print("  log: touchUpInside") }
     button.press()
 
-    print("\n2. Cancelling one token removes that action only:")
+    print("\n2. Cancelling the log action's token removes that action only:")
     logToken.cancel()
     button.press()
 
@@ -54,9 +57,11 @@ extension Chapter {
       button.actions.addAction(for: .touchUpInside, owner: screen) { screen, button in screen.increment(button) }
     }
     button.press()
+    print("  dropping the screen, then pressing again (no \"saw a tap\" line any more):")
     screen = nil
     button.press()
-    print("  actions left for .touchUpInside: \(button.actions.actionCount(for: .touchUpInside))")
+    let left = button.actions.actionCount(for: .touchUpInside)
+    print("  actions left for .touchUpInside: \(left) (the one from step 1; the owner-bound one is gone)")
 
     print("\n4. An Event with a one-shot handler and an async sequence:")
     let saved = Event<String>()

@@ -17,15 +17,25 @@ extension Chapter {
     let session = ClosureURLSession(configuration: .ephemeral)
     defer { session.finishTasksAndInvalidate() }
 
-    print("\n1. Streaming 2 MB with bytes(for:), drawing a progress bar as chunks arrive:")
+    print("\n1. Streaming 2 MB with bytes(for:), showing progress as chunks arrive:")
     let (bytes, response) = try await session.bytes(for: URLRequest(url: server.url("/paced/2097152/40")))
     let expected = max(response.expectedContentLength, 1)
     var received: Int64 = 0
+    var quartersShown = 0
     for try await chunk in bytes.chunks {
       received += Int64(chunk.count)
-      drawProgressBar(fraction: Double(received) / Double(expected), received: received)
+      let fraction = Double(received) / Double(expected)
+      if Console.standardOutputIsTerminal {
+        drawProgressBar(fraction: fraction, received: received)
+      } else {
+        // In a pipe or a file: one plain line at each quarter, no carriage returns.
+        while quartersShown < 4, fraction >= Double(quartersShown + 1) / 4 {
+          quartersShown += 1
+          print("  \(quartersShown * 25)% (\(received / 1024) KB)")
+        }
+      }
     }
-    print("")
+    if Console.standardOutputIsTerminal { print("") }
 
     print("\n2. Per-task closures: a redirect that is followed, shown as it happens:")
     let done = AsyncStream.makeStream(of: String.self)
@@ -69,7 +79,8 @@ extension Chapter {
   }
 }
 
-/// Redraws a 30-column progress bar on the current terminal line.
+/// Redraws a 30-column progress bar on the current terminal line (only when standard output is a
+/// terminal: a carriage return in a pipe would make one endless line).
 @MainActor
 private func drawProgressBar(fraction: Double, received: Int64) {
   let width = 30

@@ -13,6 +13,11 @@ enum Console {
     isatty(STDIN_FILENO) == 1
   }
 
+  /// Whether standard output is a terminal: only then does the demo redraw a line with `\r`.
+  static var standardOutputIsTerminal: Bool {
+    isatty(STDOUT_FILENO) == 1
+  }
+
   /// Flushes standard output now: it is buffered until a newline or, in a pipe, longer.
   static func flushOutput() {
     fflush(nil)
