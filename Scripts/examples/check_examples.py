@@ -24,6 +24,9 @@ How a block is checked, by its kind:
 - member (the default for a block of `static` declarations): declarations that belong in a type (`static let title = AssociatedKey<String>()`), put in
   an enum of their own in the snippets' module.
 - manifest: the argument list of `Package(name:…)`, type-checked against PackageDescription.
+- fails: a mistake the documentation shows on purpose; it must NOT compile, and the compiler's
+  error must contain the text the marker quotes: `<!-- example: fails "can not be mutated" -->`.
+  Type-checked as a file, with Context.swift.
 - skip: not compiled; the marker says why.
 
 A marker is an HTML comment on the lines right before the opening fence (in a doc comment, on `///`
@@ -68,7 +71,7 @@ class Block:
         self.path, self.line, self.code = path, line, code  # line: of the first code line
         self.kind, self.reason, self.preamble = None, "", []
         self.parse_marker(marker_lines)
-        self.imports = [l for l in code if re.match(r"^import \w+", l)]
+        self.imports = [l for l in code if re.match(r"^\s*(@\w+ )?import \w+", l)]
         if self.kind is None:
             if self.is_uikit():
                 self.kind, self.reason = "skip", "UIKit (Scripts/typecheck-uikit.sh)"
@@ -96,7 +99,7 @@ class Block:
                         break
                     self.preamble.append(line)
             break
-        if self.kind not in (None, "snippet", "member", "file", "run", "manifest", "skip"):
+        if self.kind not in (None, "snippet", "member", "file", "run", "manifest", "fails", "skip"):
             raise SystemExit(f"{self.where()}: unknown example kind {self.kind!r}")
 
     def where(self):
@@ -283,6 +286,15 @@ def check_file(bin_path, block, work, index):
     lines, extra = file_source(block, folder)
     main = os.path.join(folder, "main.swift")
     open(main, "w").write("\n".join(lines) + "\n")
+    if block.kind == "fails":
+        status, output = swiftc(bin_path, ["-typecheck", "-module-name", f"Example{index}", main, *extra])
+        expected = re.fullmatch(r'"(.*)"', block.reason.strip())
+        if not expected:
+            return [[f'{block.where()}: error: a `fails` example names the error it expects: fails "…"']]
+        errors = [d[0] for d in diagnostics(output) if ": error: " in d[0]]
+        if status == 0 or not any(expected.group(1) in e for e in errors):
+            return [[f"{block.where()}: error: this example must fail with {expected.group(0)}", *errors]]
+        return []
     if block.kind != "run":
         status, output = swiftc(bin_path, ["-typecheck", "-module-name", f"Example{index}", main, *extra])
         found = diagnostics(output)
@@ -361,13 +373,14 @@ def shutil_which(name):
 def main():
     bin_path = sys.argv[1]
     blocks = collect()
-    by_kind = {kind: [b for b in blocks if b.kind == kind] for kind in ("snippet", "member", "file", "run", "manifest", "skip")}
+    by_kind = {kind: [b for b in blocks if b.kind == kind] for kind in ("snippet", "member", "file", "run", "manifest", "fails", "skip")}
     failures = []
     with tempfile.TemporaryDirectory(prefix="closurekit-examples-") as work:
         with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
             snippets = pool.submit(check_snippets, bin_path, by_kind["snippet"] + by_kind["member"], work)
             files = [
-                (b, pool.submit(check_file, bin_path, b, work, i)) for i, b in enumerate(by_kind["file"] + by_kind["run"])
+                (b, pool.submit(check_file, bin_path, b, work, i))
+                for i, b in enumerate(by_kind["file"] + by_kind["run"] + by_kind["fails"])
             ]
             manifests = [(b, pool.submit(check_manifest, b, work, i)) for i, b in enumerate(by_kind["manifest"])]
             failures += snippets.result()
@@ -377,7 +390,7 @@ def main():
     print(
         f"examples: {len(blocks)} blocks: {len(by_kind['snippet']) + len(by_kind['member'])} snippets (one module), "
         f"{len(by_kind['file'])} files, {len(by_kind['run'])} run and output-checked, "
-        f"{len(by_kind['manifest'])} manifest; skipped {uikit} UIKit blocks (type-checked by "
+        f"{len(by_kind['manifest'])} manifest, {len(by_kind['fails'])} that must fail to compile; skipped {uikit} UIKit blocks (type-checked by "
         f"Scripts/typecheck-uikit.sh) and {len(by_kind['skip']) - uikit} marked skip"
     )
     for block in by_kind["skip"]:
