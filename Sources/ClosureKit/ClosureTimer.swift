@@ -29,8 +29,8 @@
 /// > another delivery.
 ///
 /// Bad arguments are programmer errors: a negative interval or tolerance, a zero interval for a
-/// repeating timer, or a `repeatCount` below 1 stops the program with a precondition failure whose
-/// message names the argument.
+/// repeating timer, or a `repeatCount` below 1 stops the program with a message that names the
+/// argument, in release builds too.
 public final class ClosureTimer: @unchecked Sendable {
   // @unchecked Sendable: every `var` below is read and written only under `scheduler.state`'s lock.
 

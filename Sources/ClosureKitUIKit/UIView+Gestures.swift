@@ -40,7 +40,7 @@
     /// ```
     ///
     /// - Parameters:
-    ///   - minimumDuration: `minimumPressDuration`, in seconds; not negative.
+    ///   - minimumDuration: `minimumPressDuration`, in seconds; finite, not negative.
     ///   - action: Receives the recognizer.
     /// - Returns: A token that removes the recognizer from the view; dropping it does not.
     ///
@@ -50,9 +50,9 @@
       minimumDuration: TimeInterval = 0.5,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UILongPressGestureRecognizer) -> Void
     ) -> Subscription {
-      if !(minimumDuration >= 0) {
+      if !minimumDuration.isFinite || minimumDuration < 0 {
         fatalError(
-          "UIView.addLongPressGesture(minimumDuration:): the argument `minimumDuration` must be zero or more, got \(minimumDuration)"
+          "UIView.addLongPressGesture(minimumDuration:): the argument `minimumDuration` must be a finite number of seconds, zero or more, got \(minimumDuration)"
         )
       }
       let recognizer = UILongPressGestureRecognizer()
