@@ -5,7 +5,8 @@
 #        Scripts/preview-docs.sh --check       build nothing; serve on a free port, load the landing
 #                                              page and a symbol page in headless Chromium (installed
 #                                              with apt-get when absent) and fail unless both render
-#                                              their titles; then stop the server.
+#                                              their titles; then stop the server. CHROMIUM=path
+#                                              picks another Chromium or Chrome.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -22,8 +23,13 @@ if [ "${1:-}" != "--check" ]; then
   exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$site"
 fi
 
-browser=$(command -v chromium || command -v chromium-browser || true)
+browser=${CHROMIUM:-$(command -v chromium || true)}
 if [ -z "$browser" ]; then
+  if ! grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then
+    echo "no Chromium: install it (on Debian: apt-get install chromium) or set CHROMIUM=/path/to/it" >&2
+    echo "(Ubuntu's chromium package is a snap, which does not run in a container)" >&2
+    exit 1
+  fi
   echo "==> installing Chromium from Debian's packages"
   apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium >/dev/null
   browser=$(command -v chromium)
