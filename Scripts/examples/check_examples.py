@@ -108,8 +108,7 @@ class Block:
     def expected_output(self):
         lines = []
         for code in self.code:
-            comment = code.split("//", 1)[1] if "//" in code else ""
-            match = re.search(r"\bprints\b(.*)", comment)
+            match = re.search(r"//\s*prints\b(.*)$", code)
             if match:
                 lines += re.findall(r'"((?:[^"\\]|\\.)*)"', match.group(1))
         return lines
@@ -117,7 +116,7 @@ class Block:
 
 def markdown_blocks(path):
     lines = open(os.path.join(ROOT, path)).read().split("\n")
-    return fenced(path, lines, lambda l: l, 0)
+    return fenced(path, lines)
 
 
 def doc_comment_blocks(path):
@@ -126,10 +125,11 @@ def doc_comment_blocks(path):
     for line in lines:
         match = re.match(r"^\s*/// ?(.*)$", line)
         stripped.append(match.group(1) if match else None)
-    return fenced(path, stripped, lambda l: l, 0)
+    return fenced(path, stripped)
 
 
-def fenced(path, lines, text, _):
+def fenced(path, lines):
+    """The ```swift blocks of `lines` (None: a line outside any doc comment)."""
     blocks, i = [], 0
     while i < len(lines):
         line = lines[i]
