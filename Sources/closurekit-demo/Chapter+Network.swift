@@ -9,7 +9,7 @@ import Foundation
 extension Chapter {
   static let network = Chapter(
     name: "network",
-    summary: "URLSession with per-task closures, bytes(for:) with a progress bar, download(for:progress:)"
+    summary: "URLSession with per-task closures, bytes(for:) with progress, download(for:progress:)"
   ) {
     let server = try LoopbackServer()
     defer { server.stop() }
@@ -42,7 +42,10 @@ extension Chapter {
     session.dataTask(
       with: URLRequest(url: server.url("/redirect/302/relative/echo/landing/")),
       handlers: URLTaskHandlers(
-        data: { chunk in print("  body: \(String(decoding: chunk, as: UTF8.self))") },
+        data: { chunk in
+          // The server echoes the request it saw: method, target, and the number of body bytes.
+          print("  body (method, target, body bytes): \(String(decoding: chunk, as: UTF8.self))")
+        },
         redirect: { response, request in
           print(
             "  \(response.statusCode) -> \(request.url?.absoluteString ?? "?") (followed: the closure returned the request)"

@@ -56,8 +56,8 @@ extension Chapter {
     print("\n3. Equal writes are reported (as KVO does) unless the box skips them:")
     let reported = Observed(1)
     let skipping = Observed(1, skipsEqualValues: true)
-    reported.observe { print("  reported: \($0.newValue!)") }
-    skipping.observe { print("  skipping: \($0.newValue!)") }
+    reported.observe { print("  plain box, write of 1 over 1: reported \($0.newValue!)") }
+    skipping.observe { print("  skipsEqualValues box: reported \($0.newValue!) (its write of 1 over 1 was not)") }
     reported.value = 1
     skipping.value = 1
     skipping.value = 2

@@ -58,6 +58,7 @@ extension Chapter {
     print("\n5. perform(after:) is a cancellable delayed block:")
     let save = ClosureTimer.perform(after: .seconds(2), clock: clock) { print("  saved (never printed)") }
     ClosureTimer.perform(after: .seconds(2), clock: clock) { print("  autosave ran") }
+    print("  two blocks due in 2 s; the first is cancelled, then the clock advances 2 s:")
     save.cancel()
     clock.advance(by: .seconds(2))
   }
