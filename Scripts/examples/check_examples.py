@@ -41,6 +41,10 @@ lines), which DocC and GitHub do not render:
 UIKit blocks (UIKit.md, Sources/ClosureKitUIKit) are skipped without a marker: there is no UIKit
 here; Scripts/typecheck-uikit.sh type-checks that layer against the stub SDK.
 
+Scripts/examples/NegativeControls.md holds blocks that must be reported (a type error, a wrong
+`// prints` comment, a `fails` block that compiles, a missing Linux import): the check fails if one
+of them is not, so a checker that silently stopped checking cannot pass.
+
 Diagnostics point at the block's own file and line (through #sourceLocation). Warnings are errors,
 except unused or never-mutated variables, which a short example often has.
 """
@@ -370,32 +374,71 @@ def shutil_which(name):
     raise SystemExit(f"{name} not found")
 
 
+KINDS = ("snippet", "member", "file", "run", "manifest", "fails", "skip")
+NEGATIVE_CONTROLS = "Scripts/examples/NegativeControls.md"
+
+
+def check(bin_path, blocks, work):
+    """The problems of `blocks`: all snippets in one module, every other block on its own."""
+    by_kind = {kind: [b for b in blocks if b.kind == kind] for kind in KINDS}
+    failures = []
+    with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        snippets = by_kind["snippet"] + by_kind["member"]
+        snippet_result = pool.submit(check_snippets, bin_path, snippets, work) if snippets else None
+        files = [
+            pool.submit(check_file, bin_path, b, work, i)
+            for i, b in enumerate(by_kind["file"] + by_kind["run"] + by_kind["fails"])
+        ]
+        manifests = [pool.submit(check_manifest, b, work, i) for i, b in enumerate(by_kind["manifest"])]
+        if snippet_result:
+            failures += snippet_result.result()
+        for future in files + manifests:
+            failures += future.result()
+    return by_kind, failures
+
+
+def check_negative_controls(bin_path, work):
+    """Each block of NegativeControls.md must be reported, with the text its `<!-- expect: -->` names."""
+    problems = []
+    text = open(os.path.join(ROOT, NEGATIVE_CONTROLS)).read().split("\n")
+    blocks = markdown_blocks(NEGATIVE_CONTROLS)
+    for index, block in enumerate(blocks):
+        above = text[: block.line - 2]
+        expected = next(
+            (m.group(1) for m in (re.search(r'<!--\s*expect:\s*"(.*)"\s*-->', l) for l in reversed(above)) if m), None
+        )
+        if expected is None:
+            problems.append([f"{block.where()}: error: a negative control names the problem it expects"])
+            continue
+        folder = os.path.join(work, f"negative{index}")
+        os.makedirs(folder)
+        _, found = check(bin_path, [block], folder)
+        if not any(expected in line for diagnostic in found for line in diagnostic):
+            problems.append(
+                [f"{block.where()}: error: negative control not caught: expected a problem with {expected!r}"]
+                + [line for diagnostic in found for line in diagnostic]
+            )
+    return len(blocks), problems
+
+
 def main():
     bin_path = sys.argv[1]
     blocks = collect()
-    by_kind = {kind: [b for b in blocks if b.kind == kind] for kind in ("snippet", "member", "file", "run", "manifest", "fails", "skip")}
-    failures = []
     with tempfile.TemporaryDirectory(prefix="closurekit-examples-") as work:
-        with ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
-            snippets = pool.submit(check_snippets, bin_path, by_kind["snippet"] + by_kind["member"], work)
-            files = [
-                (b, pool.submit(check_file, bin_path, b, work, i))
-                for i, b in enumerate(by_kind["file"] + by_kind["run"] + by_kind["fails"])
-            ]
-            manifests = [(b, pool.submit(check_manifest, b, work, i)) for i, b in enumerate(by_kind["manifest"])]
-            failures += snippets.result()
-            for _, future in files + manifests:
-                failures += future.result()
+        by_kind, failures = check(bin_path, blocks, work)
+        controls, control_problems = check_negative_controls(bin_path, work)
     uikit = sum(1 for b in by_kind["skip"] if b.is_uikit() and b.reason.startswith("UIKit"))
     print(
         f"examples: {len(blocks)} blocks: {len(by_kind['snippet']) + len(by_kind['member'])} snippets (one module), "
         f"{len(by_kind['file'])} files, {len(by_kind['run'])} run and output-checked, "
-        f"{len(by_kind['manifest'])} manifest, {len(by_kind['fails'])} that must fail to compile; skipped {uikit} UIKit blocks (type-checked by "
-        f"Scripts/typecheck-uikit.sh) and {len(by_kind['skip']) - uikit} marked skip"
+        f"{len(by_kind['manifest'])} manifest, {len(by_kind['fails'])} that must fail to compile; skipped {uikit} "
+        f"UIKit blocks (type-checked by Scripts/typecheck-uikit.sh) and {len(by_kind['skip']) - uikit} marked skip"
     )
     for block in by_kind["skip"]:
         if not block.is_uikit():
             print(f"  skipped {block.where()}: {block.reason}")
+    print(f"examples: {controls - len(control_problems)} of {controls} negative controls caught ({NEGATIVE_CONTROLS})")
+    failures += control_problems
     if failures:
         print(f"\n{len(failures)} problems:", file=sys.stderr)
         for diagnostic in failures:
