@@ -11,6 +11,12 @@ let observationSuite = Suite(name: "observation") {
   crossThreadMissRate()
 }
 
+/// The `Observed` write table five times in one process (not in the default run): for work on the
+/// write path, and for a profiler (`perf record -g closurekit-bench profile-observed-write`).
+let observedWriteProfileSuite = Suite(name: "profile-observed-write") {
+  for _ in 0..<5 { observedWriteBenchmark() }
+}
+
 /// A stored property plus one call of an optional stored closure: the cheapest possible
 /// "observed" write, as a hand-written `didSet { onChange?(value) }` does it.
 final class PlainObserved: @unchecked Sendable {

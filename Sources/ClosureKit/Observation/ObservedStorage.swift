@@ -53,14 +53,11 @@ struct PendingChange<Value: Sendable> {
     case initial(Value, ObservedObserver<Value>)
   }
 
-  /// Its place in the box's write order.
-  @usableFromInline let sequence: Int
   /// What to deliver.
   @usableFromInline let kind: Kind
 
   @usableFromInline
-  init(sequence: Int, kind: Kind) {
-    self.sequence = sequence
+  init(_ kind: Kind) {
     self.kind = kind
   }
 }
@@ -103,10 +100,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     @usableFromInline var ownerBoundCount = 0
     /// Set when the box is deallocated: every observer has ended.
     @usableFromInline var isClosed = false
-    /// The number of the last write or initial callback, in write order.
+    /// The number of writes so far (a box that skips equal writes compares outside the mutex and
+    /// checks it to see that no write came between).
     @usableFromInline var sequence = 0
-    /// The id of the delivering thread, or 0. Never 0 while ``pending`` holds changes.
-    @usableFromInline var deliverer = 0
     /// Changes waiting for the delivering thread, in write order, from ``pendingHead`` on.
     @usableFromInline var pending: ContiguousArray<Pending?> = []
     /// The index of the next change to deliver in ``pending``.
@@ -128,6 +124,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   @usableFromInline let lock: GateLock<State>
+  /// The id of the delivering thread, or 0; with bit 0 set once a change has been queued for it.
+  /// Taken (0 to an id) and marked only under the mutex; released by its thread with one
+  /// compare-and-swap when nothing was queued (the write fast path), else under the mutex. Never 0
+  /// while ``State/pending`` holds changes.
+  @usableFromInline let deliveringThread = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
@@ -190,15 +191,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
     let sequence = lock.value.sequence
     let observers = lock.value.observers
-    let deliverer = lock.value.deliverer
-    if deliverer == 0 || (deliverer == me && !lock.value.hasPending) {
+    let deliverer = deliveringThread.load(ordering: .relaxed)
+    if deliverer == 0 || (deliverer & ~1 == me && !lock.value.hasPending) {
       // Delivered at once, by this thread: the prior callbacks still read the old value.
       let hasPrior = lock.value.priorCount > 0
       if hasPrior {
         lock.value.shownValue = old
         lock.value.shownBy = sequence
       }
-      if deliverer == 0 { lock.value.deliverer = me }
+      if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
       lock.unlock()
       if hasPrior {
         notifyPrior(observers, old: old)
@@ -207,11 +208,13 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
         }
       }
       notifyPost(observers, old: old, new: newValue)
-      if deliverer == 0 { deliverPendingAndLeave() }
+      if deliverer == 0 { leave(me) }
       return
     }
-    lock.value.pending.append(Pending(sequence: sequence, kind: .write(old: old, new: newValue, observers: observers)))
+    lock.value.pending.append(Pending(.write(old: old, new: newValue, observers: observers)))
+    let becameDeliverer = markPendingLocked(me)
     lock.unlock()
+    if becameDeliverer { deliverPendingAndLeave() }
   }
 
   /// Changes the value in place as one write: `body` runs on a copy while other threads' writes
@@ -258,7 +261,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   /// Starts a `modify` body on this thread, after any other thread's. Only while locked.
-  @usableFromInline
+  @inlinable
   func beginModifyLocked(_ me: Int) {
     if lock.value.modifier != 0, lock.value.modifier != me { waitForModifier(me) }
     lock.value.modifier = me
@@ -266,7 +269,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   /// Ends a `modify` body; the outermost one wakes the waiting writers. Only while locked.
-  @usableFromInline
+  @inlinable
   func endModifyLocked() {
     lock.value.modifyDepth -= 1
     guard lock.value.modifyDepth == 0 else { return }
@@ -276,14 +279,45 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   // MARK: Delivering
 
+  /// On the delivering thread, after its own change: stops being the delivering thread, or first
+  /// delivers what was queued meanwhile. The common case (nothing queued) is inlined, so that it
+  /// is specialised for the value type in the caller.
+  @inlinable
+  func leave(_ me: Int) {
+    if deliveringThread.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged { return }
+    deliverPendingAndLeave()
+  }
+
+  /// After queueing a change: marks it for the delivering thread (this one too, for a handler's
+  /// write), or, if that thread has just left, makes this thread the delivering one; `true` then,
+  /// and the caller must deliver the queue. Only while locked.
+  @usableFromInline
+  func markPendingLocked(_ me: Int) -> Bool {
+    var current = deliveringThread.load(ordering: .relaxed)
+    while true {
+      if current == 0 {
+        deliveringThread.store(me | 1, ordering: .relaxed)
+        return true
+      }
+      if current & 1 != 0 { return false }
+      let (exchanged, original) = deliveringThread.compareExchange(
+        expected: current,
+        desired: current | 1,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged { return false }
+      current = original
+    }
+  }
+
   /// On the delivering thread: delivers the queued changes until none is left, then stops being
   /// the delivering thread (in the same critical section, so no change is left behind).
   @usableFromInline
   func deliverPendingAndLeave() {
     while true {
       lock.lock()
-      guard let next = takePendingLocked(through: .max) else {
-        lock.value.deliverer = 0
+      guard let next = takePendingLocked() else {
+        deliveringThread.store(0, ordering: .releasing)
         lock.unlock()
         return
       }
@@ -292,23 +326,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
   }
 
-  /// On the delivering thread: delivers the queued changes up to and including `sequence`.
+  /// Removes the next queued change. Only while locked.
   @usableFromInline
-  func deliverPending(through sequence: Int) {
-    while true {
-      lock.lock()
-      let next = takePendingLocked(through: sequence)
-      lock.unlock()
-      guard let next else { return }
-      deliver(next)
-    }
-  }
-
-  /// Removes the next queued change if its sequence is at most `sequence`. Only while locked.
-  @usableFromInline
-  func takePendingLocked(through sequence: Int) -> Pending? {
+  func takePendingLocked() -> Pending? {
     let head = lock.value.pendingHead
-    guard head < lock.value.pending.count, let first = lock.value.pending[head], first.sequence <= sequence else {
+    guard head < lock.value.pending.count, let first = lock.value.pending[head] else {
       return nil
     }
     lock.value.pending[head] = nil
@@ -395,18 +417,17 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
     // The initial callback takes its place in the write order, before every later write.
     let current = lock.value.value
-    lock.value.sequence &+= 1
-    let sequence = lock.value.sequence
-    let deliverer = lock.value.deliverer
-    if deliverer == 0 || (deliverer == me && !lock.value.hasPending) {
-      if deliverer == 0 { lock.value.deliverer = me }
+    let deliverer = deliveringThread.load(ordering: .relaxed)
+    if deliverer == 0 || (deliverer & ~1 == me && !lock.value.hasPending) {
+      if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
       lock.unlock()
       deliver(options.initialChange(current), to: observer)
-      if deliverer == 0 { deliverPendingAndLeave() }
+      if deliverer == 0 { leave(me) }
     } else {
-      lock.value.pending.append(Pending(sequence: sequence, kind: .initial(current, observer)))
+      lock.value.pending.append(Pending(.initial(current, observer)))
+      let becameDeliverer = markPendingLocked(me)
       lock.unlock()
-      if deliverer == me { deliverPending(through: sequence) }
+      if becameDeliverer { deliverPendingAndLeave() }
     }
     return token
   }
