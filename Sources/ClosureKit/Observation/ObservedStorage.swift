@@ -41,6 +41,21 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
   }
 }
 
+/// An immutable list of observers that the delivering thread reads without retaining it: the
+/// storage keeps it alive, and replaces it only while no thread delivers (see
+/// ``ObservedStorage/deliveringThread``).
+///
+/// `@unchecked Sendable`: immutable.
+@usableFromInline
+final class ObserverList<Value: Sendable>: @unchecked Sendable {
+  @usableFromInline let observers: ContiguousArray<ObservedObserver<Value>>
+
+  @usableFromInline
+  init(_ observers: ContiguousArray<ObservedObserver<Value>>) {
+    self.observers = observers
+  }
+}
+
 /// A change written while its box's delivery was busy, waiting for the delivering thread.
 @usableFromInline
 struct PendingChange<Value: Sendable> {
@@ -94,6 +109,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     @usableFromInline var shownBy = 0
     /// Live observers in registration order.
     @usableFromInline var observers: ContiguousArray<Observer> = []
+    /// ``observers`` as the delivering thread reads them: replaced only while nobody delivers.
+    @usableFromInline var list: ObserverList<Value>
+    /// Whether ``list`` lags behind ``observers`` (they changed while a thread delivered).
+    @usableFromInline var isListStale = false
     /// How many live observers asked for ``ObservationOptions/prior``.
     @usableFromInline var priorCount = 0
     /// How many live observers were registered with an owner (swept on registration).
@@ -117,6 +136,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     @usableFromInline
     init(value: Value) {
       self.value = value
+      list = ObserverList([])
     }
 
     /// Whether a change is waiting for the delivering thread.
@@ -124,10 +144,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   @usableFromInline let lock: GateLock<State>
-  /// The id of the delivering thread, or 0; with bit 0 set once a change has been queued for it.
-  /// Taken (0 to an id) and marked only under the mutex; released by its thread with one
-  /// compare-and-swap when nothing was queued (the write fast path), else under the mutex. Never 0
-  /// while ``State/pending`` holds changes.
+  /// The id of the delivering thread, or 0; bit 0 is set once a change has been queued for it,
+  /// bit 1 once ``State/list`` is stale. Taken (0 to an id) and marked only under the mutex;
+  /// released by its thread with one compare-and-swap when no bit is set (the write fast path),
+  /// else under the mutex. Never 0 while ``State/pending`` holds changes. While it is not 0,
+  /// ``State/list`` is not replaced: the delivering thread may be reading it without a retain.
   @usableFromInline let deliveringThread = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -190,16 +211,39 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       return
     }
     let sequence = lock.value.sequence
-    let observers = lock.value.observers
     let deliverer = deliveringThread.load(ordering: .relaxed)
-    if deliverer == 0 || (deliverer & ~1 == me && !lock.value.hasPending) {
-      // Delivered at once, by this thread: the prior callbacks still read the old value.
+    if deliverer == 0 {
+      // The fast path: this thread delivers at once, reading the observer list without retaining
+      // it (nobody replaces it until this thread leaves).
+      deliveringThread.store(me, ordering: .relaxed)
+      let list = Unmanaged.passUnretained(lock.value.list)
       let hasPrior = lock.value.priorCount > 0
       if hasPrior {
         lock.value.shownValue = old
         lock.value.shownBy = sequence
       }
-      if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
+      lock.unlock()
+      list._withUnsafeGuaranteedRef { list in
+        if hasPrior {
+          notifyPrior(list.observers, old: old)
+          lock.withLock { state in
+            if state.shownBy == sequence { state.shownValue = nil }
+          }
+        }
+        notifyPost(list.observers, old: old, new: newValue)
+      }
+      leave(me)
+      return
+    }
+    let observers = lock.value.observers
+    if deliverer & ~3 == me && !lock.value.hasPending {
+      // A handler's write with nothing queued: delivered at once, depth-first; the prior
+      // callbacks still read the old value.
+      let hasPrior = lock.value.priorCount > 0
+      if hasPrior {
+        lock.value.shownValue = old
+        lock.value.shownBy = sequence
+      }
       lock.unlock()
       if hasPrior {
         notifyPrior(observers, old: old)
@@ -208,7 +252,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
         }
       }
       notifyPost(observers, old: old, new: newValue)
-      if deliverer == 0 { leave(me) }
       return
     }
     lock.value.pending.append(Pending(.write(old: old, new: newValue, observers: observers)))
@@ -293,21 +336,47 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// and the caller must deliver the queue. Only while locked.
   @usableFromInline
   func markPendingLocked(_ me: Int) -> Bool {
+    if markLocked(1) { return false }
+    deliveringThread.store(me | 1, ordering: .relaxed)
+    return true
+  }
+
+  /// Sets `bit` in ``deliveringThread`` for the delivering thread to see when it leaves; `false`
+  /// if no thread is delivering. Only while locked.
+  @usableFromInline
+  func markLocked(_ bit: Int) -> Bool {
     var current = deliveringThread.load(ordering: .relaxed)
     while true {
-      if current == 0 {
-        deliveringThread.store(me | 1, ordering: .relaxed)
-        return true
-      }
-      if current & 1 != 0 { return false }
+      if current == 0 { return false }
+      if current & bit != 0 { return true }
       let (exchanged, original) = deliveringThread.compareExchange(
         expected: current,
-        desired: current | 1,
+        desired: current | bit,
         ordering: .acquiringAndReleasing
       )
-      if exchanged { return false }
+      if exchanged { return true }
       current = original
     }
+  }
+
+  /// After a change of ``State/observers``: renews ``State/list`` now if nobody delivers, else
+  /// marks it stale for the delivering thread. Returns the replaced list, to be released after the
+  /// mutex (it may hold the last reference to an observer and its captures). Only while locked.
+  @usableFromInline
+  func observersChangedLocked() -> ObserverList<Value>? {
+    lock.value.isListStale = true
+    if markLocked(2) { return nil }
+    return renewListLocked()
+  }
+
+  /// Replaces ``State/list`` with the current observers; returns the old one, to be released after
+  /// the mutex. Only while locked, and while no other thread delivers.
+  @usableFromInline
+  func renewListLocked() -> ObserverList<Value> {
+    let old = lock.value.list
+    lock.value.list = ObserverList(lock.value.observers)
+    lock.value.isListStale = false
+    return old
   }
 
   /// On the delivering thread: delivers the queued changes until none is left, then stops being
@@ -317,8 +386,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     while true {
       lock.lock()
       guard let next = takePendingLocked() else {
+        let replaced = lock.value.isListStale ? renewListLocked() : nil
         deliveringThread.store(0, ordering: .releasing)
         lock.unlock()
+        _ = replaced
         return
       }
       lock.unlock()
@@ -409,16 +480,18 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.lock()
     observer.token = token
     lock.value.observers.append(observer)
+    let replaced = observersChangedLocked()
     if options.contains(.prior) { lock.value.priorCount += 1 }
     if owner != nil { lock.value.ownerBoundCount += 1 }
     guard options.contains(.initial) else {
       lock.unlock()
+      _ = replaced
       return token
     }
     // The initial callback takes its place in the write order, before every later write.
     let current = lock.value.value
     let deliverer = deliveringThread.load(ordering: .relaxed)
-    if deliverer == 0 || (deliverer & ~1 == me && !lock.value.hasPending) {
+    if deliverer == 0 || (deliverer & ~3 == me && !lock.value.hasPending) {
       if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
       lock.unlock()
       deliver(options.initialChange(current), to: observer)
@@ -456,6 +529,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   private struct Removed {
     let observer: Observer?
     let token: Subscription?
+    var list: ObserverList<Value>? = nil
   }
 
   /// Removes an ended observer and detaches its token. Only while locked.
@@ -470,7 +544,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
     if observer.options.contains(.prior) { lock.value.priorCount -= 1 }
     if observer.isOwnerBound { lock.value.ownerBoundCount -= 1 }
-    return Removed(observer: lock.value.observers.remove(at: index), token: token)
+    let removed = lock.value.observers.remove(at: index)
+    return Removed(observer: removed, token: token, list: observersChangedLocked())
   }
 
   /// Ends an observer (its owner is gone) and removes it.
@@ -483,14 +558,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   /// Ends every observer: called by the box's deinit.
   func close() {
-    let observers = lock.withLock { state -> ContiguousArray<Observer> in
-      state.isClosed = true
-      let observers = state.observers
-      state.observers = []
-      state.priorCount = 0
-      state.ownerBoundCount = 0
-      return observers
-    }
+    lock.lock()
+    lock.value.isClosed = true
+    let observers = lock.value.observers
+    lock.value.observers = []
+    let replaced = observersChangedLocked()
+    lock.value.priorCount = 0
+    lock.value.ownerBoundCount = 0
+    lock.unlock()
+    _ = replaced
     let tokens = lock.withLock { _ in
       observers.compactMap { observer -> Subscription? in
         observer.ended.store(true, ordering: .releasing)
