@@ -28,7 +28,9 @@
 /// > thread, before it returns, outside any lock: they may read, write (delivered depth-first),
 /// > observe or cancel. A write made while another thread is delivering stores the value and
 /// > returns at once; that thread runs its handlers (or enqueues them) after the changes before
-/// > it. So two boxes whose handlers write each other, written from two threads, cannot deadlock.
+/// > it. So two boxes whose handlers write each other, written from two threads, cannot deadlock;
+/// > such a binding settles when its handlers copy the source's current `value` rather than
+/// > `change.newValue` (see the Observation article).
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
   @usableFromInline let storage: ObservedStorage<Value>
