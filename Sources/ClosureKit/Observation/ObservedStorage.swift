@@ -86,15 +86,17 @@ struct PendingChange<Value: Sendable> {
 /// delivering appends its change to the queue and returns at once. So observers see the changes in
 /// write order, one write's callbacks are never interleaved with another's, and no writer ever
 /// waits for another writer's handlers (two boxes bound both ways cannot deadlock). A write made by
-/// a handler on the delivering thread is delivered before it returns (depth-first, after any change
-/// queued before it). Handlers run with the mutex released and may read, write, add and cancel.
+/// a handler on the delivering thread is delivered at once (depth-first) when nothing is queued,
+/// else queued behind the changes before it. Handlers run with the mutex released and may read,
+/// write, add and cancel.
 ///
 /// `modify` is the one writer that waits: other threads' writes wait while its body runs on a copy
 /// (never while handlers run), so the read-modify-write is atomic.
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sendable {
-  // @unchecked Sendable: the state is read and written only under the mutex; the rest is
-  // immutable.
+  // @unchecked Sendable: the state is read and written only under the mutex (the delivering
+  // thread also reads `State.list`'s object outside it, see `deliveringThread`); the rest is
+  // immutable or atomic.
   @usableFromInline typealias Observer = ObservedObserver<Value>
   @usableFromInline typealias Pending = PendingChange<Value>
 
@@ -214,7 +216,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     let deliverer = deliveringThread.load(ordering: .relaxed)
     if deliverer == 0 {
       // The fast path: this thread delivers at once, reading the observer list without retaining
-      // it (nobody replaces it until this thread leaves).
+      // it (nobody replaces it until this thread leaves). The list is current: it goes stale only
+      // while a thread delivers, and that thread renews it before it leaves.
       deliveringThread.store(me, ordering: .relaxed)
       let list = Unmanaged.passUnretained(lock.value.list)
       let hasPrior = lock.value.priorCount > 0
