@@ -508,4 +508,24 @@ extension ObservedTests {
     #expect(await firstWriteReturned.wait(timeout: .seconds(60)))
     #expect(seen.values == [C(newValue: 1), C(newValue: 2)])
   }
+
+  /// A handler cancelled by another handler during a write: the delivering thread reads the
+  /// observer list without retaining it, so the list is renewed when that thread leaves; the
+  /// cancelled handler's captures are released by the time the write returns.
+  @Test func aHandlerCancelledDuringAWriteIsReleasedWhenTheWriteReturns() {
+    let box = Observed(0)
+    weak var weakCapture: Tracked?
+    let victim = Slot<Subscription>()
+    box.observe { _ in victim.value?.cancel() }
+    do {
+      let captured = Tracked()
+      weakCapture = captured
+      victim.value = box.observe { _ in _ = captured }
+    }
+    #expect(weakCapture != nil)
+    box.value = 1
+    #expect(weakCapture == nil)
+    #expect(box.observerCount == 1)
+  }
 }
+

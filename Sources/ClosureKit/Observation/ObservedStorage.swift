@@ -392,7 +392,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
         let replaced = lock.value.isListStale ? renewListLocked() : nil
         deliveringThread.store(0, ordering: .releasing)
         lock.unlock()
-        _ = replaced
+        withExtendedLifetime(replaced) {}  // released after the mutex
         return
       }
       lock.unlock()
@@ -488,7 +488,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     if owner != nil { lock.value.ownerBoundCount += 1 }
     guard options.contains(.initial) else {
       lock.unlock()
-      _ = replaced
+      withExtendedLifetime(replaced) {}  // released after the mutex
       return token
     }
     // The initial callback takes its place in the write order, before every later write.
@@ -505,6 +505,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       lock.unlock()
       if becameDeliverer { deliverPendingAndLeave() }
     }
+    withExtendedLifetime(replaced) {}  // released after the mutex
     return token
   }
 
@@ -569,7 +570,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.value.priorCount = 0
     lock.value.ownerBoundCount = 0
     lock.unlock()
-    _ = replaced
+    withExtendedLifetime(replaced) {}  // released after the mutex
     let tokens = lock.withLock { _ in
       observers.compactMap { observer -> Subscription? in
         observer.ended.store(true, ordering: .releasing)
