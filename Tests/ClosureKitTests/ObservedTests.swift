@@ -528,4 +528,3 @@ extension ObservedTests {
     #expect(box.observerCount == 1)
   }
 }
-
