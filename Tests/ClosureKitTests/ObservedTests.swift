@@ -1,7 +1,8 @@
-import ClosureKit
 import ClosureKitTesting
 import Dispatch
 import Testing
+
+@testable import ClosureKit
 
 /// A class with a wrapped property, as users write it.
 final class Player: @unchecked Sendable {
@@ -344,5 +345,186 @@ final class Player: @unchecked Sendable {
     }
     #expect(didFinish)
     if didFinish { #expect(box.observerCount == 0) }  // after a deadlock, this would hang too
+  }
+}
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// Writes under contention: a writer that finds another thread delivering hands its change over.
+extension ObservedTests {
+  /// Celsius and Fahrenheit bound both ways (multiples of 5 °C convert exactly), written from two
+  /// threads at once. With a gate held across delivery, each thread held one box's gate and waited
+  /// for the other's: a permanent deadlock.
+  @Test func twoWayBindingWrittenFromTwoThreadsAtOnceNeverDeadlocks() async {
+    let celsius = Observed(0, skipsEqualValues: true)
+    let fahrenheit = Observed(32, skipsEqualValues: true)
+    celsius.observe { _ in fahrenheit.value = celsius.value * 9 / 5 + 32 }
+    fahrenheit.observe { _ in celsius.value = (fahrenheit.value - 32) * 5 / 9 }
+    let rounds = stressRounds(20_000)
+    let done = Expectation(count: 2)
+    pthread_detach(
+      startThread {
+        for index in 0..<rounds { celsius.value = index % 100 * 5 }
+        done.fulfill()
+      }
+    )
+    pthread_detach(
+      startThread {
+        for index in 0..<rounds { fahrenheit.value = index % 100 * 9 + 32 }
+        done.fulfill()
+      }
+    )
+    let finished = await done.wait(timeout: .seconds(60))
+    #expect(finished)
+    // Each writer returned after delivering what it had to: the binding has settled.
+    if finished { #expect(fahrenheit.value == celsius.value * 9 / 5 + 32) }
+  }
+
+  /// Plain writes from four threads, with prior callbacks: one change per write, each observer sees
+  /// them in write order (every change starts where the one before ended), each writer's values in
+  /// its own order, and a prior callback is always followed by the post callback of the same write.
+  @Test func contendedWritesAreEachDeliveredOnceInWriteOrderWithPriorAndPostAdjacent() async {
+    let box = Observed(0)
+    let seen = Recorder<C>()
+    box.observe(options: [.prior, .old, .new]) { seen.append($0) }
+    let writers = 4
+    let writes = stressRounds(5_000)
+    await withTaskGroup(of: Void.self) { group in
+      for writer in 1...writers {
+        group.addTask {
+          for index in 1...writes { box.value = writer * 1_000_000 + index }
+        }
+      }
+    }
+    let changes = seen.values
+    #expect(changes.count == 2 * writers * writes)
+    let priors = stride(from: 0, to: changes.count, by: 2).map { changes[$0] }
+    let posts = stride(from: 1, to: changes.count, by: 2).map { changes[$0] }
+    #expect(priors.allSatisfy(\.isPrior) && posts.allSatisfy { !$0.isPrior })
+    #expect(zip(priors, posts).allSatisfy { $0.oldValue == $1.oldValue })
+    #expect(posts.first?.oldValue == 0)
+    #expect(zip(posts, posts.dropFirst()).allSatisfy { $0.newValue == $1.oldValue })
+    #expect(posts.last?.newValue == box.value)
+    for writer in 1...writers {
+      let mine = posts.compactMap(\.newValue).filter { $0 / 1_000_000 == writer }.map { $0 % 1_000_000 }
+      #expect(mine == Array(1...writes), "writer \(writer)")
+    }
+  }
+
+  /// A write made while another thread runs a handler of the same box returns at once, with the
+  /// value stored; the delivering thread delivers it after the change it is delivering.
+  @Test func aWriterNeverWaitsForAnotherThreadsHandlersAndItsChangeIsDeliveredByThatThread() async {
+    let box = Observed(0)
+    let handlerStarted = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    let seen = Recorder<C>()
+    let threads = Recorder<Bool>()
+    let delivered = Expectation(count: 3)
+    let firstThread = Slot<Int>()
+    box.observe(options: [.old, .new]) { change in
+      if change.newValue == 1 {
+        firstThread.value = currentThreadID
+        handlerStarted.signal()
+        _ = release.wait(timeout: .now() + 60)
+      }
+      threads.append(firstThread.value == currentThreadID)
+      seen.append(change)
+      delivered.fulfill()
+    }
+    DispatchQueue.global().async { box.value = 1 }
+    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    box.value = 2  // returns although the handler of the first write is still running
+    #expect(box.value == 2)
+    box.modify { $0 += 10 }  // so does `modify`
+    #expect(box.value == 12)
+    #expect(seen.values.isEmpty)
+    release.signal()
+    #expect(await delivered.wait(timeout: .seconds(60)))
+    #expect(
+      seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 12)]
+    )
+    #expect(threads.values == [true, true, true])
+  }
+
+  /// A handler's write on the delivering thread is delivered depth-first when nothing is queued
+  /// (``handlerMayWriteObserveAndCancelWithoutDeadlock``); when another thread's change is queued,
+  /// it goes behind that change, so every observer still sees the writes in write order.
+  @Test func aHandlersWriteGoesBehindAChangeQueuedByAnotherThread() async {
+    let box = Observed(0)
+    let handlerStarted = DispatchSemaphore(value: 0)
+    let otherWrote = DispatchSemaphore(value: 0)
+    let seen = Recorder<C>()
+    let firstWriteReturned = Expectation()
+    box.observe(options: [.old, .new]) { change in
+      guard change.newValue == 1 else { return }
+      handlerStarted.signal()
+      _ = otherWrote.wait(timeout: .now() + 60)
+      box.value = 3  // queued behind the other thread's 2
+    }
+    box.observe(options: [.old, .new]) { seen.append($0) }
+    DispatchQueue.global().async {
+      box.value = 1
+      firstWriteReturned.fulfill()
+    }
+    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    box.value = 2
+    otherWrote.signal()
+    #expect(await firstWriteReturned.wait(timeout: .seconds(60)))
+    // The delivering thread delivered everything before its own write returned.
+    #expect(
+      seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)]
+    )
+    #expect(box.value == 3)
+  }
+
+  /// Registering with `.initial` while another thread delivers: the initial callback is queued in
+  /// write order, so it comes after the changes written before and before the ones written after.
+  @Test func anInitialCallbackUnderContentionIsDeliveredInWriteOrderByTheDeliveringThread() async {
+    let box = Observed(0)
+    let handlerStarted = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    box.observe { change in
+      guard change.newValue == 1 else { return }
+      handlerStarted.signal()
+      _ = release.wait(timeout: .now() + 60)
+    }
+    let firstWriteReturned = Expectation()
+    DispatchQueue.global().async {
+      box.value = 1
+      firstWriteReturned.fulfill()
+    }
+    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    let seen = Recorder<C>()
+    box.observe(options: [.initial, .new]) { seen.append($0) }
+    #expect(seen.values.isEmpty)  // queued for the delivering thread
+    box.value = 2
+    release.signal()
+    #expect(await firstWriteReturned.wait(timeout: .seconds(60)))
+    #expect(seen.values == [C(newValue: 1), C(newValue: 2)])
+  }
+
+  /// A handler cancelled by another handler during a write: the delivering thread reads the
+  /// observer list without retaining it, so the list is renewed when that thread leaves; the
+  /// cancelled handler's captures are released by the time the write returns.
+  @Test func aHandlerCancelledDuringAWriteIsReleasedWhenTheWriteReturns() {
+    let box = Observed(0)
+    weak var weakCapture: Tracked?
+    let victim = Slot<Subscription>()
+    box.observe { _ in victim.value?.cancel() }
+    do {
+      let captured = Tracked()
+      weakCapture = captured
+      victim.value = box.observe { _ in _ = captured }
+    }
+    #expect(weakCapture != nil)
+    box.value = 1
+    #expect(weakCapture == nil)
+    #expect(box.observerCount == 1)
   }
 }

@@ -18,6 +18,9 @@ let guardSuite = Suite(name: "guard") {
   ] {
     print("guard \(key) \(registration.ratio(of: row))")
   }
+  let observed = observedWriteTable(rounds: 61, iterations: 25_000)
+  observed.print()
+  print("guard observed-write \(observed.ratio(of: "Observed, 1 observer [.new]"))")
   print("guard memory-dropped \(measureInChildProcess("event-tokens-dropped"))")
   print("guard memory-kept \(measureInChildProcess("event-tokens-kept"))")
 }

@@ -20,12 +20,17 @@
 /// callback per observer. Writing an equal value is reported, as in KVO, unless the box was made
 /// with `skipsEqualValues: true`.
 ///
-/// > Important: Safe from any thread. Concurrent writes are serialised: each observer sees the
-/// > changes in write order, and one write's prior and post callbacks are never interleaved with
-/// > another write's, also with queue delivery. Immediate handlers run on the writing thread,
-/// > before the write returns, outside any lock: they may read, write (delivered depth-first),
-/// > observe or cancel. A writer on another thread waits while they run, so a handler must not
-/// > wait synchronously for another thread that writes to the same box.
+/// > Important: Safe from any thread, and no writer ever waits for another thread's handlers.
+/// > Writes are ordered as they are stored, and one thread at a time delivers their callbacks:
+/// > each observer sees the changes in write order, one change per write, and one write's prior
+/// > and post callbacks are never interleaved with another write's, also with queue delivery.
+/// > A write made while no other thread is delivering runs its immediate handlers on the writing
+/// > thread, before it returns, outside any lock: they may read, write (delivered depth-first),
+/// > observe or cancel. A write made while another thread is delivering stores the value and
+/// > returns at once; that thread runs its handlers (or enqueues them) after the changes before
+/// > it. So two boxes whose handlers write each other, written from two threads, cannot deadlock;
+/// > such a binding settles when its handlers copy the source's current `value` rather than
+/// > `change.newValue` (see the Observation article).
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
   @usableFromInline let storage: ObservedStorage<Value>
@@ -93,9 +98,13 @@ public final class Observed<Value: Sendable>: Sendable {
   /// print(count.value)   // 1
   /// ```
   ///
-  /// > Important: Reading never waits for handlers. Inside a prior callback it still returns the
-  /// > old value; inside a post callback, the new one. The assignment returns after every
-  /// > immediate handler has run.
+  /// > Important: Reading never waits for handlers. When the assignment returns, the value is
+  /// > stored (a read returns it, or a later write's value) and, unless another thread was
+  /// > delivering this box's changes, every immediate handler has run; otherwise that thread runs
+  /// > them soon after, in write order. Inside a prior callback of a write delivered by its own
+  /// > thread, a read still returns the old value; inside a post callback, the new one, as long
+  /// > as no other thread writes meanwhile (a callback delivered for another thread's write reads
+  /// > the latest value: the ``Change`` always carries the write's own values).
   public var value: Value {
     @inlinable get { storage.read() }
     @inlinable set { storage.write(newValue) }
@@ -108,12 +117,15 @@ public final class Observed<Value: Sendable>: Sendable {
   /// count.modify { $0 += 1 }   // one change, 0 -> 1, even with other writers around
   /// ```
   ///
-  /// - Parameter body: Mutates the value. It runs on a copy while other writers wait, so the
-  ///   read-modify-write is atomic; if it throws, nothing is written and nobody is told.
+  /// - Parameter body: Mutates the value. It runs on a copy while other threads' writes wait (they
+  ///   wait for the body only, never for handlers), so the read-modify-write is atomic; if it
+  ///   throws, nothing is written and nobody is told.
   /// - Returns: What `body` returns.
   ///
-  /// > Important: `body` runs before the prior callbacks (on a copy); do not read or write this
-  /// > box from another thread inside it and wait for that thread.
+  /// > Important: The change is delivered as for ``value``: by this thread before `modify`
+  /// > returns, or by the thread already delivering this box's changes. `body` should only
+  /// > compute: if it waits for another thread that writes this box, or writes another box whose
+  /// > `modify` body, on another thread, writes this one, the two wait for each other.
   @inlinable
   public func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.modify(body)
@@ -136,10 +148,12 @@ public final class Observed<Value: Sendable>: Sendable {
   ///   - handler: Receives each ``Change``.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// > Important: With ``Delivery/immediate`` the handler runs on the writing thread before the
-  /// > write returns, outside any lock, in registration order; with ``ObservationOptions/initial``
-  /// > the initial callback runs (or is enqueued) before this method returns. After the token is
-  /// > cancelled no delivery starts, queued ones included.
+  /// > Important: With ``Delivery/immediate`` the handler runs on the thread that delivers the
+  /// > box's changes, outside any lock, in registration order: the writing thread, before the
+  /// > write returns, unless another thread is delivering (then that one, see ``Observed``). With
+  /// > ``ObservationOptions/initial`` the initial callback runs (or is enqueued) before this
+  /// > method returns, or, if another thread is delivering, by that thread before any later
+  /// > write's callback. After the token is cancelled no delivery starts, queued ones included.
   ///
   /// - Complexity: O(n) in the number of observers, for the registration and for the
   ///   cancellation.

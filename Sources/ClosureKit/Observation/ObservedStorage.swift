@@ -41,44 +41,117 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
   }
 }
 
+/// An immutable list of observers that the delivering thread reads without retaining it: the
+/// storage keeps it alive, and replaces it only while no thread delivers (see
+/// ``ObservedStorage/deliveringThread``).
+///
+/// `@unchecked Sendable`: immutable.
+@usableFromInline
+final class ObserverList<Value: Sendable>: @unchecked Sendable {
+  @usableFromInline let observers: ContiguousArray<ObservedObserver<Value>>
+
+  @usableFromInline
+  init(_ observers: ContiguousArray<ObservedObserver<Value>>) {
+    self.observers = observers
+  }
+}
+
+/// A change written while its box's delivery was busy, waiting for the delivering thread.
+@usableFromInline
+struct PendingChange<Value: Sendable> {
+  /// What to deliver.
+  @usableFromInline
+  enum Kind {
+    /// A write: its prior and post callbacks, to the observers registered before it.
+    case write(old: Value, new: Value, observers: ContiguousArray<ObservedObserver<Value>>)
+    /// The initial callback of a registration.
+    case initial(Value, ObservedObserver<Value>)
+  }
+
+  /// What to deliver.
+  @usableFromInline let kind: Kind
+
+  @usableFromInline
+  init(_ kind: Kind) {
+    self.kind = kind
+  }
+}
+
 /// The state and observer list behind an ``Observed``, separate from it so that tokens (which hold
 /// their source strongly) never keep the box alive; the box closes it from its deinit.
 ///
-/// Writes pass a re-entrant *gate*: the writing thread holds it from before its prior callbacks to
-/// after its post callbacks, so concurrent writers are serialised and every observer sees the
-/// changes in write order. The gate is not the mutex: handlers run with the mutex released, may
-/// read, write (depth-first, on the same thread), add and cancel.
+/// Every write is ordered and stored under the mutex. Its callbacks are delivered by one thread at
+/// a time, the *delivering thread*: a writer that finds nobody delivering becomes it, delivers its
+/// own change, then every change queued meanwhile, and leaves; a writer that finds another thread
+/// delivering appends its change to the queue and returns at once. So observers see the changes in
+/// write order, one write's callbacks are never interleaved with another's, and no writer ever
+/// waits for another writer's handlers (two boxes bound both ways cannot deadlock). A write made by
+/// a handler on the delivering thread is delivered at once (depth-first) when nothing is queued,
+/// else queued behind the changes before it. Handlers run with the mutex released and may read,
+/// write, add and cancel.
+///
+/// `modify` is the one writer that waits: other threads' writes wait while its body runs on a copy
+/// (never while handlers run), so the read-modify-write is atomic.
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sendable {
-  // @unchecked Sendable: `gateDepth` is touched only by the gate's holder; the rest is atomic,
-  // immutable, or under the mutex.
+  // @unchecked Sendable: the state is read and written only under the mutex (the delivering
+  // thread also reads `State.list`'s object outside it, see `deliveringThread`); the rest is
+  // immutable or atomic.
   @usableFromInline typealias Observer = ObservedObserver<Value>
+  @usableFromInline typealias Pending = PendingChange<Value>
 
   @usableFromInline
   struct State {
-    /// The current value.
+    /// The value of the last write.
     @usableFromInline var value: Value
+    /// While the prior callbacks of a write delivered at once are running: the value readers see
+    /// (the old one). `nil` otherwise, and as soon as another write is stored.
+    @usableFromInline var shownValue: Value?
+    /// The write that set ``shownValue``.
+    @usableFromInline var shownBy = 0
     /// Live observers in registration order.
     @usableFromInline var observers: ContiguousArray<Observer> = []
+    /// ``observers`` as the delivering thread reads them: replaced only while nobody delivers.
+    @usableFromInline var list: ObserverList<Value>
+    /// Whether ``list`` lags behind ``observers`` (they changed while a thread delivered).
+    @usableFromInline var isListStale = false
     /// How many live observers asked for ``ObservationOptions/prior``.
     @usableFromInline var priorCount = 0
     /// How many live observers were registered with an owner (swept on registration).
     @usableFromInline var ownerBoundCount = 0
     /// Set when the box is deallocated: every observer has ended.
     @usableFromInline var isClosed = false
+    /// The number of writes so far (a box that skips equal writes compares outside the mutex and
+    /// checks it to see that no write came between).
+    @usableFromInline var sequence = 0
+    /// Changes waiting for the delivering thread, in write order, from ``pendingHead`` on.
+    @usableFromInline var pending: ContiguousArray<Pending?> = []
+    /// The index of the next change to deliver in ``pending``.
+    @usableFromInline var pendingHead = 0
+    /// The id of the thread running a ``ObservedStorage/modify(_:)`` body, or 0.
+    @usableFromInline var modifier = 0
+    /// How many `modify` bodies the ``modifier`` thread is running (nested ones included).
+    @usableFromInline var modifyDepth = 0
+    /// How many writers sleep until the ``modifier`` is done.
+    @usableFromInline var modifyWaiters = 0
+
+    @usableFromInline
+    init(value: Value) {
+      self.value = value
+      list = ObserverList([])
+    }
+
+    /// Whether a change is waiting for the delivering thread.
+    @inlinable var hasPending: Bool { pendingHead < pending.count }
   }
 
   @usableFromInline let lock: GateLock<State>
-  /// The id of the thread that holds the gate, or 0.
-  @usableFromInline let gate = Atomic<Int>(0)
-  /// How many writers sleep waiting for the gate.
-  @usableFromInline let gateWaiters = Atomic<Int>(0)
-  /// How many times the holder holds the gate (re-entrant writes from its handlers). Read and
-  /// written only by the holder; the gate's atomic hand-over orders the accesses.
-  @usableFromInline @exclusivity(unchecked) var gateDepth = 0
-  /// The number of registered observers, read without the mutex by the write fast path (which
-  /// checks the list again under the mutex).
-  @usableFromInline let observerHint = Atomic<Int>(0)
+  /// The id of the delivering thread, or 0; bit 0 is set once a change has been queued for it,
+  /// bit 1 once ``State/list`` is stale. Taken (0 to an id) and marked only under the mutex;
+  /// released by its thread with one compare-and-swap when no bit is set (the write fast path),
+  /// else under the mutex. Never 0 while ``State/pending`` holds changes. While it is not 0,
+  /// ``State/list`` is not replaced: the delivering thread may be reading it without a retain.
+  @usableFromInline let deliveringThread = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
@@ -90,106 +163,270 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   // MARK: Reading and writing
 
-  /// The current value.
+  /// The current value (the old one during the prior callbacks of a write delivered at once).
   @inlinable
   func read() -> Value {
-    lock.withLock { $0.value }
+    lock.withLock { $0.shownValue ?? $0.value }
   }
 
-  /// Takes the gate for the thread `me`: at once if it is free or already `me`'s (re-entrant),
-  /// else after waiting for its holder to release it.
-  @inlinable
-  func acquireGate(_ me: Int) {
-    let (exchanged, holder) = gate.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent)
-    if exchanged {
-      gateDepth = 1
-    } else if holder == me {
-      gateDepth += 1
-    } else {
-      waitForGate(me)
-    }
-  }
-
-  /// The slow path of ``acquireGate(_:)``: sleeps on the condition until the gate is free.
-  @usableFromInline
-  func waitForGate(_ me: Int) {
-    lock.lock()
-    gateWaiters.wrappingAdd(1, ordering: .sequentiallyConsistent)
-    while !gate.compareExchange(expected: 0, desired: me, ordering: .sequentiallyConsistent).exchanged {
-      lock.wait()
-    }
-    gateWaiters.wrappingSubtract(1, ordering: .sequentiallyConsistent)
-    lock.unlock()
-    gateDepth = 1
-  }
-
-  /// Releases one hold of the gate; the last one frees it and wakes any waiting writer.
-  @inlinable
-  func releaseGate() {
-    gateDepth -= 1
-    if gateDepth > 0 { return }
-    gate.store(0, ordering: .sequentiallyConsistent)
-    if gateWaiters.load(ordering: .sequentiallyConsistent) > 0 { wakeGateWaiters() }
-  }
-
-  /// Wakes the writers waiting for the gate.
-  @usableFromInline
-  func wakeGateWaiters() {
-    lock.lock()
-    lock.broadcast()
-    lock.unlock()
-  }
-
-  /// Replaces the value: prior callbacks, the write, post callbacks, in one turn of the gate.
+  /// Replaces the value: one change, delivered by this thread now or by the delivering thread.
   @inlinable
   func write(_ newValue: Value) {
     let me = currentThreadID
-    if observerHint.load(ordering: .relaxed) == 0, isEqual == nil {
-      // Fast path: nobody to tell (checked again under the mutex). The old value is released
-      // after the mutex (its deinit may run arbitrary code).
+    lock.lock()
+    if lock.value.modifier != 0, lock.value.modifier != me { waitForModifier(me) }
+    if isEqual != nil {
+      guard lockedDiffers(newValue, me) else { return }
+    }
+    commit(newValue, me, endingModify: false)
+  }
+
+  /// For a box that skips equal writes: whether `newValue` differs from the current value, compared
+  /// outside the mutex (`==` is the user's code). Called and returns with the mutex held when `true`;
+  /// with the mutex released when `false`.
+  @usableFromInline
+  func lockedDiffers(_ newValue: Value, _ me: Int) -> Bool {
+    guard let isEqual else { return true }
+    while true {
+      let (current, sequence) = (lock.value.value, lock.value.sequence)
+      lock.unlock()
+      if isEqual(current, newValue) { return false }
       lock.lock()
-      let holder = gate.load(ordering: .sequentiallyConsistent)
-      if lock.value.observers.isEmpty, holder == 0 || holder == me {
-        let old = lock.value.value
-        lock.value.value = newValue
+      if lock.value.modifier != 0, lock.value.modifier != me { waitForModifier(me) }
+      if lock.value.sequence == sequence { return true }
+    }
+  }
+
+  /// Stores `newValue` as the next write and delivers or queues its change. Called with the mutex
+  /// held; returns with it released. `endingModify` also ends this thread's `modify` body.
+  @inlinable
+  func commit(_ newValue: Value, _ me: Int, endingModify: Bool) {
+    if endingModify { endModifyLocked() }
+    let old = lock.value.value
+    lock.value.value = newValue
+    lock.value.shownValue = nil
+    lock.value.sequence &+= 1
+    if lock.value.observers.isEmpty {
+      // Nobody to tell. The old value is released after the mutex (its deinit may run any code).
+      lock.unlock()
+      _ = old
+      return
+    }
+    let sequence = lock.value.sequence
+    let deliverer = deliveringThread.load(ordering: .relaxed)
+    if deliverer == 0 {
+      // The fast path: this thread delivers at once, reading the observer list without retaining
+      // it (nobody replaces it until this thread leaves). The list is current: it goes stale only
+      // while a thread delivers, and that thread renews it before it leaves.
+      deliveringThread.store(me, ordering: .relaxed)
+      let list = Unmanaged.passUnretained(lock.value.list)
+      let hasPrior = lock.value.priorCount > 0
+      if hasPrior {
+        lock.value.shownValue = old
+        lock.value.shownBy = sequence
+      }
+      lock.unlock()
+      list._withUnsafeGuaranteedRef { list in
+        if hasPrior {
+          notifyPrior(list.observers, old: old)
+          lock.withLock { state in
+            if state.shownBy == sequence { state.shownValue = nil }
+          }
+        }
+        notifyPost(list.observers, old: old, new: newValue)
+      }
+      leave(me)
+      return
+    }
+    let observers = lock.value.observers
+    if deliverer & ~3 == me && !lock.value.hasPending {
+      // A handler's write with nothing queued: delivered at once, depth-first; the prior
+      // callbacks still read the old value.
+      let hasPrior = lock.value.priorCount > 0
+      if hasPrior {
+        lock.value.shownValue = old
+        lock.value.shownBy = sequence
+      }
+      lock.unlock()
+      if hasPrior {
+        notifyPrior(observers, old: old)
+        lock.withLock { state in
+          if state.shownBy == sequence { state.shownValue = nil }
+        }
+      }
+      notifyPost(observers, old: old, new: newValue)
+      return
+    }
+    lock.value.pending.append(Pending(.write(old: old, new: newValue, observers: observers)))
+    let becameDeliverer = markPendingLocked(me)
+    lock.unlock()
+    if becameDeliverer { deliverPendingAndLeave() }
+  }
+
+  /// Changes the value in place as one write: `body` runs on a copy while other threads' writes
+  /// wait.
+  @inlinable
+  func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    let me = currentThreadID
+    lock.lock()
+    beginModifyLocked(me)
+    var new = lock.value.value
+    lock.unlock()
+    let result: Result
+    do {
+      result = try body(&new)
+    } catch {
+      lock.withLock { _ in endModifyLocked() }
+      throw error
+    }
+    lock.lock()
+    if let isEqual {
+      // Only this thread writes until the body ends, so the value compared is still current.
+      let current = lock.value.value
+      lock.unlock()
+      let equal = isEqual(current, new)
+      lock.lock()
+      if equal {
+        endModifyLocked()
         lock.unlock()
-        _ = old
+        return result
+      }
+    }
+    commit(new, me, endingModify: true)
+    return result
+  }
+
+  // MARK: The modify gate
+
+  /// Waits until no other thread runs a `modify` body. Only while locked.
+  @usableFromInline
+  func waitForModifier(_ me: Int) {
+    lock.value.modifyWaiters += 1
+    while lock.value.modifier != 0, lock.value.modifier != me { lock.wait() }
+    lock.value.modifyWaiters -= 1
+  }
+
+  /// Starts a `modify` body on this thread, after any other thread's. Only while locked.
+  @inlinable
+  func beginModifyLocked(_ me: Int) {
+    if lock.value.modifier != 0, lock.value.modifier != me { waitForModifier(me) }
+    lock.value.modifier = me
+    lock.value.modifyDepth += 1
+  }
+
+  /// Ends a `modify` body; the outermost one wakes the waiting writers. Only while locked.
+  @inlinable
+  func endModifyLocked() {
+    lock.value.modifyDepth -= 1
+    guard lock.value.modifyDepth == 0 else { return }
+    lock.value.modifier = 0
+    if lock.value.modifyWaiters > 0 { lock.broadcast() }
+  }
+
+  // MARK: Delivering
+
+  /// On the delivering thread, after its own change: stops being the delivering thread, or first
+  /// delivers what was queued meanwhile. The common case (nothing queued) is inlined, so that it
+  /// is specialised for the value type in the caller.
+  @inlinable
+  func leave(_ me: Int) {
+    if deliveringThread.compareExchange(expected: me, desired: 0, ordering: .releasing).exchanged { return }
+    deliverPendingAndLeave()
+  }
+
+  /// After queueing a change: marks it for the delivering thread (this one too, for a handler's
+  /// write), or, if that thread has just left, makes this thread the delivering one; `true` then,
+  /// and the caller must deliver the queue. Only while locked.
+  @usableFromInline
+  func markPendingLocked(_ me: Int) -> Bool {
+    if markLocked(1) { return false }
+    deliveringThread.store(me | 1, ordering: .relaxed)
+    return true
+  }
+
+  /// Sets `bit` in ``deliveringThread`` for the delivering thread to see when it leaves; `false`
+  /// if no thread is delivering. Only while locked.
+  @usableFromInline
+  func markLocked(_ bit: Int) -> Bool {
+    var current = deliveringThread.load(ordering: .relaxed)
+    while true {
+      if current == 0 { return false }
+      if current & bit != 0 { return true }
+      let (exchanged, original) = deliveringThread.compareExchange(
+        expected: current,
+        desired: current | bit,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged { return true }
+      current = original
+    }
+  }
+
+  /// After a change of ``State/observers``: renews ``State/list`` now if nobody delivers, else
+  /// marks it stale for the delivering thread. Returns the replaced list, to be released after the
+  /// mutex (it may hold the last reference to an observer and its captures). Only while locked.
+  @usableFromInline
+  func observersChangedLocked() -> ObserverList<Value>? {
+    lock.value.isListStale = true
+    if markLocked(2) { return nil }
+    return renewListLocked()
+  }
+
+  /// Replaces ``State/list`` with the current observers; returns the old one, to be released after
+  /// the mutex. Only while locked, and while no other thread delivers.
+  @usableFromInline
+  func renewListLocked() -> ObserverList<Value> {
+    let old = lock.value.list
+    lock.value.list = ObserverList(lock.value.observers)
+    lock.value.isListStale = false
+    return old
+  }
+
+  /// On the delivering thread: delivers the queued changes until none is left, then stops being
+  /// the delivering thread (in the same critical section, so no change is left behind).
+  @usableFromInline
+  func deliverPendingAndLeave() {
+    while true {
+      lock.lock()
+      guard let next = takePendingLocked() else {
+        let replaced = lock.value.isListStale ? renewListLocked() : nil
+        deliveringThread.store(0, ordering: .releasing)
+        lock.unlock()
+        withExtendedLifetime(replaced) {}  // released after the mutex
         return
       }
       lock.unlock()
+      deliver(next)
     }
-    acquireGate(me)
-    lock.lock()
-    let old = lock.value.value
-    let observers = lock.value.observers
-    if lock.value.priorCount == 0, isEqual == nil {
-      lock.value.value = newValue
-      lock.unlock()
-      notifyPost(observers, old: old, new: newValue)
-      releaseGate()
-      return
-    }
-    lock.unlock()
-    defer { releaseGate() }
-    if let isEqual, isEqual(old, newValue) { return }
-    notifyPrior(observers, old: old)
-    lock.withLock { $0.value = newValue }
-    notifyPost(observers, old: old, new: newValue)
   }
 
-  /// Changes the value in place as one write: `body` runs on a copy while the gate is held.
-  @inlinable
-  func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    acquireGate(currentThreadID)
-    defer { releaseGate() }
-    let (old, observers) = lock.withLock { ($0.value, $0.observers) }
-    var new = old
-    let result = try body(&new)
-    if let isEqual, isEqual(old, new) { return result }
-    notifyPrior(observers, old: old)
-    lock.withLock { $0.value = new }
-    notifyPost(observers, old: old, new: new)
-    return result
+  /// Removes the next queued change. Only while locked.
+  @usableFromInline
+  func takePendingLocked() -> Pending? {
+    let head = lock.value.pendingHead
+    guard head < lock.value.pending.count, let first = lock.value.pending[head] else {
+      return nil
+    }
+    lock.value.pending[head] = nil
+    if head + 1 == lock.value.pending.count {
+      lock.value.pending.removeAll(keepingCapacity: lock.value.pending.count <= 64)
+      lock.value.pendingHead = 0
+    } else {
+      lock.value.pendingHead = head + 1
+    }
+    return first
+  }
+
+  /// Delivers one queued change.
+  @usableFromInline
+  func deliver(_ pending: Pending) {
+    switch pending.kind {
+    case .write(let old, let new, let observers):
+      notifyPrior(observers, old: old)
+      notifyPost(observers, old: old, new: new)
+    case .initial(let value, let observer):
+      deliver(observer.options.initialChange(value), to: observer)
+    }
   }
 
   // MARK: Notifying
@@ -241,21 +478,34 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   ) -> Subscription {
     let observer = Observer(options: options, delivery: delivery, owner: owner, handler: handler)
     let token = Subscription(source: self, node: observer)
-    let wantsInitial = options.contains(.initial)
     sweepOrphans()
-    if wantsInitial { acquireGate(currentThreadID) }
+    let me = currentThreadID
     lock.lock()
     observer.token = token
     lock.value.observers.append(observer)
-    observerHint.wrappingAdd(1, ordering: .relaxed)
+    let replaced = observersChangedLocked()
     if options.contains(.prior) { lock.value.priorCount += 1 }
     if owner != nil { lock.value.ownerBoundCount += 1 }
-    let current = wantsInitial ? lock.value.value : nil
-    lock.unlock()
-    if let current {
-      deliver(options.initialChange(current), to: observer)
-      releaseGate()
+    guard options.contains(.initial) else {
+      lock.unlock()
+      withExtendedLifetime(replaced) {}  // released after the mutex
+      return token
     }
+    // The initial callback takes its place in the write order, before every later write.
+    let current = lock.value.value
+    let deliverer = deliveringThread.load(ordering: .relaxed)
+    if deliverer == 0 || (deliverer & ~3 == me && !lock.value.hasPending) {
+      if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
+      lock.unlock()
+      deliver(options.initialChange(current), to: observer)
+      if deliverer == 0 { leave(me) }
+    } else {
+      lock.value.pending.append(Pending(.initial(current, observer)))
+      let becameDeliverer = markPendingLocked(me)
+      lock.unlock()
+      if becameDeliverer { deliverPendingAndLeave() }
+    }
+    withExtendedLifetime(replaced) {}  // released after the mutex
     return token
   }
 
@@ -283,6 +533,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   private struct Removed {
     let observer: Observer?
     let token: Subscription?
+    var list: ObserverList<Value>? = nil
   }
 
   /// Removes an ended observer and detaches its token. Only while locked.
@@ -297,8 +548,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
     if observer.options.contains(.prior) { lock.value.priorCount -= 1 }
     if observer.isOwnerBound { lock.value.ownerBoundCount -= 1 }
-    observerHint.wrappingSubtract(1, ordering: .relaxed)
-    return Removed(observer: lock.value.observers.remove(at: index), token: token)
+    let removed = lock.value.observers.remove(at: index)
+    return Removed(observer: removed, token: token, list: observersChangedLocked())
   }
 
   /// Ends an observer (its owner is gone) and removes it.
@@ -311,15 +562,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   /// Ends every observer: called by the box's deinit.
   func close() {
-    let observers = lock.withLock { state -> ContiguousArray<Observer> in
-      state.isClosed = true
-      let observers = state.observers
-      state.observers = []
-      state.priorCount = 0
-      state.ownerBoundCount = 0
-      observerHint.store(0, ordering: .relaxed)
-      return observers
-    }
+    lock.lock()
+    lock.value.isClosed = true
+    let observers = lock.value.observers
+    lock.value.observers = []
+    let replaced = observersChangedLocked()
+    lock.value.priorCount = 0
+    lock.value.ownerBoundCount = 0
+    lock.unlock()
+    withExtendedLifetime(replaced) {}  // released after the mutex
     let tokens = lock.withLock { _ in
       observers.compactMap { observer -> Subscription? in
         observer.ended.store(true, ordering: .releasing)

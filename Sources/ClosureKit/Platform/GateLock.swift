@@ -9,7 +9,7 @@
 #endif
 
 /// A `pthread` mutex with a condition variable, protecting `value`; the condition lets a writer of
-/// an ``Observed`` wait for the writer that is delivering its callbacks (the "gate").
+/// an ``Observed`` wait while another thread runs a `modify` body (never while handlers run).
 ///
 /// `@unchecked Sendable`: `value` is read and written only between `lock()` and `unlock()`.
 @usableFromInline
@@ -59,7 +59,9 @@ final class GateLock<Value>: @unchecked Sendable {
   }
 }
 
-/// The calling thread's id as a non-zero integer, for the atomic word of the writer gate.
+/// The calling thread's id as a non-zero integer, for the atomic word that names the thread
+/// delivering an ``Observed``'s changes. It is the address of the thread's control block, so it is
+/// even: bit 0 is free for a flag.
 @inlinable
 var currentThreadID: Int {
   #if canImport(Darwin)
