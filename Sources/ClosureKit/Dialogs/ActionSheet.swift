@@ -68,7 +68,7 @@ public final class ActionSheet: Sendable {
     cancelButtonTitle: String?,
     destructiveButtonTitle: String?,
     otherButtonTitles: String...,
-    handler: @escaping @Sendable (_ index: Int) -> Void
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
     core.configureClassic(
@@ -109,7 +109,7 @@ public final class ActionSheet: Sendable {
   public func addButton(
     _ title: String,
     role: DialogButton.Role = .default,
-    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+    @_inheritActorContext action: (@isolated(any) @Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
     core.addButton(title, role: role, action: action)
   }
@@ -128,7 +128,11 @@ public final class ActionSheet: Sendable {
   /// > Important: The closures run on this task before it returns. Cancelling the task is passed
   /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
   /// > program.
-  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
-    try await core.present(on: presenter)
+  @discardableResult
+  public func present(
+    on presenter: some DialogPresenter,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> DialogResult {
+    try await core.present(on: presenter, isolation: isolation)
   }
 }

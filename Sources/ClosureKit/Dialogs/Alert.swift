@@ -69,7 +69,7 @@ public final class Alert: Sendable {
     message: String? = nil,
     cancelButtonTitle: String?,
     otherButtonTitles: String...,
-    handler: @escaping @Sendable (_ index: Int) -> Void
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
     core.configureClassic(
@@ -112,7 +112,7 @@ public final class Alert: Sendable {
   public func addButton(
     _ title: String,
     role: DialogButton.Role = .default,
-    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+    @_inheritActorContext action: (@isolated(any) @Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
     core.addButton(title, role: role, action: action)
   }
@@ -137,20 +137,45 @@ public final class Alert: Sendable {
     core.addTextField(placeholder: placeholder, isSecure: isSecure)
   }
 
-  /// Sets the rule that enables every button except the cancel button while the text is valid
-  /// (BlocksKit's "should enable first other button").
+  /// Sets the rule that enables every button except the cancel button, destructive buttons
+  /// included, while the text is valid.
   ///
   /// ```swift
   /// login.enableButtons { values in !values[0].isEmpty && values[1].count >= 8 }
   /// ```
   ///
+  /// Use ``enableFirstOtherButton(when:)`` for BlocksKit's rule, which governs one button only.
+  ///
   /// - Parameter rule: Receives the current text of every field; `true` enables the buttons.
   ///
   /// > Important: The presenter calls `rule` as the text changes, on its own thread, any number
-  /// > of times; it should be fast and free of side effects. Set it before presenting. It is
-  /// > released after the answer.
+  /// > of times; it should be fast and free of side effects. Set it before presenting; setting
+  /// > this rule or the other replaces the one set before. It is released after the answer.
   public func enableButtons(when rule: @escaping @Sendable (_ textFieldValues: [String]) -> Bool) {
-    core.setValidation(rule)
+    core.setValidation(rule, for: .allButCancel, function: "enableButtons(when:)")
+  }
+
+  /// Sets the rule that enables the first other button (the first button whose role is
+  /// ``DialogButton/Role/default``) while the text is valid: BlocksKit's
+  /// `shouldEnableFirstOtherButton`. Every other button, destructive ones included, stays enabled.
+  ///
+  /// ```swift
+  /// let share = Alert(title: "Share link")
+  /// share.addTextField(placeholder: "Address")
+  /// share.addButton("Cancel", role: .cancel)
+  /// share.addButton("Send") { result in print("send to", result.textFieldValues[0]) }
+  /// share.addButton("Copy link") { _ in print("copied") }
+  /// share.enableFirstOtherButton { values in values[0].contains("@") }   // "Copy link" always works
+  /// ```
+  ///
+  /// - Parameter rule: Receives the current text of every field; `true` enables the button.
+  ///
+  /// > Important: The presenter calls `rule` as the text changes, on its own thread, any number
+  /// > of times; it should be fast and free of side effects. Set it before presenting; setting
+  /// > this rule or ``enableButtons(when:)`` replaces the one set before. It is released after the
+  /// > answer. Without a button of role ``DialogButton/Role/default`` the rule governs nothing.
+  public func enableFirstOtherButton(when rule: @escaping @Sendable (_ textFieldValues: [String]) -> Bool) {
+    core.setValidation(rule, for: .firstOther, function: "enableFirstOtherButton(when:)")
   }
 
   /// Shows the alert on `presenter`, runs the chosen button's action and the whole-dialog
@@ -168,7 +193,11 @@ public final class Alert: Sendable {
   /// > Important: The closures run on this task before it returns. Cancelling the task is passed
   /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
   /// > program.
-  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
-    try await core.present(on: presenter)
+  @discardableResult
+  public func present(
+    on presenter: some DialogPresenter,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> DialogResult {
+    try await core.present(on: presenter, isolation: isolation)
   }
 }
