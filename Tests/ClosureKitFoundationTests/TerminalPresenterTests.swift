@@ -467,4 +467,3 @@ extension TerminalPresenterTests {
     }
   }
 }
-

@@ -384,8 +384,9 @@ func makeNonisolatedAlert(_ onMain: Recorder<Bool>) -> Alert {
 actor DialogWorker {
   var answers: [Int] = []
   func ask() async throws -> [Int] {
-    let sheet = ActionSheet(title: "T", cancelButtonTitle: "Cancel", destructiveButtonTitle: nil, otherButtonTitles: "A")
-    { index in
+    let sheet = ActionSheet(
+      title: "T", cancelButtonTitle: "Cancel", destructiveButtonTitle: nil, otherButtonTitles: "A"
+    ) { index in
       self.assertIsolated()
       self.answers.append(index)
     }
