@@ -22,12 +22,18 @@
 ///
 /// Button indices are given in the order buttons are added, and never change.
 ///
-/// > Important: Thread-safe. The chosen button's action runs once, then the whole-dialog handler
-/// > runs once, both on the task that called ``present(on:)``, before it returns. A dismissal
-/// > without a choice (end of input, an interrupt, the presenter closing) chooses the cancel
-/// > button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
-/// > handler). After the answer the alert releases every closure it holds. An alert is presented
-/// > once; a second ``present(on:)`` throws ``DialogError/alreadyPresented``.
+/// > Important: Thread-safe. Every closure keeps the isolation of the place it is written and
+/// > runs there: written in `@MainActor` code (a view controller) it is `@MainActor` and may call
+/// > main-actor code directly; written in an actor's method, it runs on that actor; written in
+/// > nonisolated code, it stays nonisolated (it is never moved to the main actor). So a alert built
+/// > and presented on the main actor runs every closure on the main actor. In this order, each once,
+/// > before ``present(on:isolation:)`` returns: will-present, did-present, the chosen button's
+/// > action, the whole-dialog handler, will-dismiss, did-dismiss. A dismissal without a choice
+/// > (end of input, an interrupt, the presenter closing, the presenting task cancelled) chooses the
+/// > cancel button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
+/// > handler and the dismissal closures). After the answer the alert releases every closure it
+/// > holds. A alert is presented once; a second ``present(on:isolation:)`` throws
+/// > ``DialogError/alreadyPresented``.
 public final class Alert: Sendable {
   let core: DialogCore
 
@@ -62,8 +68,9 @@ public final class Alert: Sendable {
   ///   - handler: Runs once with the chosen index, or ``DialogResult/dismissedIndex`` (`-1`) for
   ///     a dismissal without a cancel button.
   ///
-  /// > Important: `handler` runs once, after the chosen button's own action, on the task that
-  /// > called ``present(on:)``, and is released right after.
+  /// > Important: `handler` runs once, after the chosen button's own action, and is released
+  /// > right after. It keeps the isolation of the place it is written: in a `@MainActor` view
+  /// > controller it may call the controller's methods.
   public convenience init(
     title: String?,
     message: String? = nil,
@@ -105,9 +112,8 @@ public final class Alert: Sendable {
   /// - Returns: The button's index: the number of buttons added before it.
   ///
   /// > Important: Add buttons before presenting: adding one afterwards, or a second cancel
-  /// > button, is a programmer error that stops the program. `action` runs on the task that
-  /// > called ``present(on:)``, before the whole-dialog handler, and is released after the
-  /// > answer whether it ran or not.
+  /// > button, is a programmer error that stops the program. `action` runs before the whole-dialog handler, in the isolation of the place it is written
+  /// > (`@MainActor` in main-actor code), and is released after the answer whether it ran or not.
   @discardableResult
   public func addButton(
     _ title: String,
@@ -186,13 +192,17 @@ public final class Alert: Sendable {
   /// print(result.index as Any, result.title as Any, result.textFieldValues)
   /// ```
   ///
-  /// - Parameter presenter: Shows the alert: ``DialogPresenter``.
+  /// - Parameters:
+  ///   - presenter: Shows the alert: ``DialogPresenter``.
+  ///   - isolation: The actor the dialog answers on; defaults to the caller's (`#isolation`).
   /// - Returns: The chosen index, its title, and the text-field values.
   /// - Throws: ``DialogError/alreadyPresented`` if the alert was presented before.
   ///
-  /// > Important: The closures run on this task before it returns. Cancelling the task is passed
-  /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
-  /// > program.
+  /// > Important: Runs on the caller's actor, and every closure runs in its own isolation before
+  /// > this returns (see the type's threading rule). Cancelling the task dismisses the alert on
+  /// > every presenter here (terminal, scripted, `UIAlertController`): the cancel path (the cancel
+  /// > button's action, the handler, the dismissal closures) runs exactly once. Presenting with no
+  /// > buttons stops the program.
   @discardableResult
   public func present(
     on presenter: some DialogPresenter,
