@@ -37,11 +37,15 @@ final class DetailViewController: UIViewController, @MainActor Presentable {
 @MainActor
 class DocExampleContext: UIViewController {
   let clockLabel = UILabel()
+  var isShowingDialog = false
   init() { super.init(nibName: nil, bundle: nil) }
   required init?(coder: NSCoder) { nil }
   func submit() {}
   func submit(from button: UIButton) {}
   func drag(by translation: CGPoint) {}
+  func deletePhoto() {}
+  func hideToast() {}
+  func showRate(_ rate: Double) {}
 }
 
 // The views and model of the screen.
