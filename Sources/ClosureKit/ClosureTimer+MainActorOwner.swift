@@ -130,6 +130,70 @@ extension ClosureTimer {
     )
   }
 
+  /// Creates a stopped one-shot timer bound to `owner` whose `@MainActor` handler runs on the main
+  /// actor once started.
+  ///
+  /// ```swift
+  /// let hide = ClosureTimer(after: .seconds(2), owner: self, on: .mainActor) { @MainActor screen, _ in
+  ///   screen.hideToast()
+  /// }
+  /// hide.start()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - delay: The time from ``start()`` until the call; zero or more.
+  ///   - owner: Held weakly; the timer invalidates itself when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - clock: The clock that measures the delay. Defaults to `ContinuousClock()`.
+  ///   - handler: Receives the owner and the timer on the main actor.
+  ///
+  /// > Important: Delivered as with ``Delivery/mainActor``.
+  public convenience init<Owner: AnyObject & Sendable>(
+    after delay: Duration,
+    owner: Owner,
+    on delivery: MainActorDelivery,
+    clock: some Clock<Duration> = ContinuousClock(),
+    _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
+  ) {
+    self.init(after: delay, owner: owner, on: .mainActor, clock: clock, Self.onMainActor(handler))
+  }
+
+  /// Creates a stopped repeating timer bound to `owner` whose `@MainActor` handler runs on the
+  /// main actor once started.
+  ///
+  /// ```swift
+  /// let ticking = ClosureTimer(every: .seconds(1), owner: self, on: .mainActor) { @MainActor screen, _ in
+  ///   screen.refreshClock()
+  /// }
+  /// ticking.start()
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - interval: The time between ticks; greater than zero.
+  ///   - owner: Held weakly; the timer invalidates itself when it is deallocated.
+  ///   - tolerance: How late a tick may run. Defaults to zero.
+  ///   - repeatCount: The number of calls after which the timer invalidates itself; at least 1.
+  ///     `nil` (the default) repeats until invalidated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - clock: The clock that measures the interval. Defaults to `ContinuousClock()`.
+  ///   - handler: Receives the owner and the timer on the main actor.
+  ///
+  /// > Important: Delivered as with ``Delivery/mainActor``.
+  public convenience init<Owner: AnyObject & Sendable>(
+    every interval: Duration,
+    owner: Owner,
+    tolerance: Duration = .zero,
+    repeatCount: Int? = nil,
+    on delivery: MainActorDelivery,
+    clock: some Clock<Duration> = ContinuousClock(),
+    _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
+  ) {
+    self.init(
+      every: interval, owner: owner, tolerance: tolerance, repeatCount: repeatCount, on: .mainActor, clock: clock,
+      Self.onMainActor(handler)
+    )
+  }
+
   /// Adapts a main-actor owner handler for ``Delivery/mainActor``, which runs it on the main actor.
   static func onMainActor<Owner: AnyObject & Sendable>(
     _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void

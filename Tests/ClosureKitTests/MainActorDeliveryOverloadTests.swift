@@ -59,7 +59,7 @@ import Testing
   @Test @MainActor func ownerAndStoppedTimersRunMainActorHandlersOnTheMainActor() async {
     let screen = OverloadScreen()
     let clock = ManualClock()
-    let done = Expectation(count: 4)
+    let done = Expectation(count: 6)
     ClosureTimer.schedule(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) { @MainActor screen, _ in
       screen.note("owner once")
       done.fulfill()
@@ -77,11 +77,26 @@ import Testing
       screen.note("stopped every")
       done.fulfill()
     }
+    let ownedOnce = ClosureTimer(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) {
+      @MainActor screen, _ in
+      screen.note("stopped owner once")
+      done.fulfill()
+    }
+    let ownedEvery = ClosureTimer(every: .seconds(1), owner: screen, repeatCount: 1, on: .mainActor, clock: clock) {
+      @MainActor screen, _ in
+      screen.note("stopped owner every")
+      done.fulfill()
+    }
     once.start()
     every.start()
+    ownedOnce.start()
+    ownedEvery.start()
     DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
     #expect(await done.wait(timeout: .seconds(10)))
-    #expect(Set(screen.log) == ["owner once", "owner every", "stopped once", "stopped every"])
+    #expect(
+      Set(screen.log) == [
+        "owner once", "owner every", "stopped once", "stopped every", "stopped owner once", "stopped owner every",
+      ])
   }
 
   @Test @MainActor func observedRunsMainActorHandlersOnTheMainActor() async {

@@ -48,8 +48,8 @@ extension ActionSheet {
   /// - Parameter body: Runs once per presentation, after will-present.
   ///
   /// > Important: Runs when the presenter calls ``DialogRequest/reportPresented()``, while the
-  /// > sheet is shown; with a presenter that never reports it, just before will-dismiss. `body`
-  /// > keeps the isolation of the place it is written. Set it before presenting.
+  /// > sheet is shown; with a presenter that never reports it, just before the chosen button's
+  /// > action. `body` keeps the isolation of the place it is written. Set it before presenting.
   public func onDidPresent(@_inheritActorContext _ body: @escaping @isolated(any) @Sendable () -> Void) {
     core.setLifecycle(\.didPresent, to: body, function: "onDidPresent(_:)")
   }
