@@ -31,7 +31,9 @@ public import Foundation
 /// > Input is read a byte at a time, so nothing after the answer is consumed. A read error, a
 /// > closed terminal and the end of input all dismiss the dialog; a failed write (SIGPIPE is
 /// > blocked on the dialog thread) stops the output but not the dialog. Cancelling the
-/// > presenting task dismisses the dialog at once.
+/// > presenting task dismisses the dialog at once. The dialog is reported on screen
+/// > (`DialogRequest.reportPresented()`) once its title, message and buttons are written (in raw
+/// > mode, once the title and message are), so its did-present closure runs while it waits.
 public struct TerminalPresenter: DialogPresenter {
   /// The descriptor answers are read from.
   public let input: Int32

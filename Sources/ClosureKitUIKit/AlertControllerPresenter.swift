@@ -19,7 +19,10 @@
   ///
   /// > Important: Main-actor bound. The answer is given exactly once: the tapped action, or a
   /// > dismissal when the controller goes away without one (an iPad popover tapped outside, with no
-  /// > cancel button), or when there is nothing to present from.
+  /// > cancel button), when the presenting task is cancelled (the controller is dismissed, then
+  /// > the dismissal is answered), or when there is nothing to present from. UIKit's presentation
+  /// > completion reports the dialog on screen (``ClosureKit/DialogRequest/reportPresented()``), so
+  /// > the dialog's did-present closure runs then.
   @MainActor
   public final class AlertControllerPresenter: DialogPresenter {
     /// The controller to present from; held weakly. If it is already presenting, the topmost
@@ -56,17 +59,27 @@
     /// - Returns: The tapped button with the text-field values, or a dismissal.
     ///
     /// > Important: Text fields are shown for alerts only: UIKit refuses them on action sheets.
+    /// > Cancelling the calling task dismisses the controller (once it is on screen) and answers
+    /// > with a dismissal; a tap that came first wins, and the answer is given once either way.
     public func present(_ request: DialogRequest) async -> DialogAnswer {
       guard let presenting = Self.topmost(from: presentingViewController) else {
         return .dismissed(textFieldValues: request.textFields.map { _ in "" })
       }
-      return await withCheckedContinuation { continuation in
-        let answer = DialogAnswerOnce(request: request, continuation: continuation)
-        let controller = makeController(for: request, answer: answer)
-        if request.style == .actionSheet, let popover = controller.popoverPresentationController {
-          Self.point(popover, at: anchor, in: presenting)
+      let box = AnswerBox()
+      return await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          let answer = DialogAnswerOnce(request: request, continuation: continuation)
+          box.answer = answer
+          let controller = makeController(for: request, answer: answer)
+          answer.controller = controller
+          if request.style == .actionSheet, let popover = controller.popoverPresentationController {
+            Self.point(popover, at: anchor, in: presenting)
+          }
+          presenting.present(controller, animated: animated) { answer.didPresent() }
+          if Task.isCancelled { answer.cancel() }
         }
-        presenting.present(controller, animated: animated, completion: nil)
+      } onCancel: {
+        Task { @MainActor in box.answer?.cancel() }
       }
     }
 
@@ -136,6 +149,13 @@
           size: CGSize(width: 0, height: 0)
         )
       }
+    }
+
+    /// The presentation's answer, for the cancellation handler (which runs on any thread and
+    /// hops to the main actor to read it).
+    @MainActor
+    private final class AnswerBox: Sendable {
+      var answer: DialogAnswerOnce?
     }
 
     /// The `UIAlertAction` style of a button role.

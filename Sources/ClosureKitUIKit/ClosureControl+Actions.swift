@@ -44,7 +44,7 @@
     /// Registers a closure bound to `owner`, which it receives as a strong parameter.
     ///
     /// ```swift
-    /// button.addAction(for: .touchUpInside, owner: self) { screen, button, _ in screen.save(button) }
+    /// button.addAction(for: .touchUpInside, owner: self) { screen, button, _ in screen.submit(from: button) }
     /// ```
     ///
     /// - Parameters:
@@ -162,7 +162,7 @@
     ///
     /// ```swift
     /// for await _ in button.actions(for: .touchUpInside) {
-    ///   await save()
+    ///   await refresh()
     /// }
     /// ```
     ///

@@ -9,7 +9,7 @@
   /// ```swift
   /// let picker = UIImagePickerController()
   /// picker.closureDelegate.didFinishPicking = { picker, info in
-  ///   show(info[.originalImage] as? UIImage)
+  ///   preview(info[.originalImage] as? UIImage)
   ///   picker.dismiss(animated: true, completion: nil)
   /// }
   /// present(picker, animated: true, completion: nil)

@@ -50,6 +50,42 @@
       }
     }
 
+    /// Observes a key-value-observable property with a `@MainActor` handler that runs on the main
+    /// actor.
+    ///
+    /// ```swift
+    /// player.observe(\.rate, options: [.initial, .new], on: .mainActor) { @MainActor [weak self] change in
+    ///   self?.title = "\(change.newValue ?? 0)"
+    /// }
+    /// ```
+    ///
+    /// Write `@MainActor` in the closure to choose this overload: an unannotated closure picks the
+    /// ``ClosureKit/Delivery/mainActor`` overload, whose handler is not isolated.
+    ///
+    /// - Parameters:
+    ///   - keyPath: A property that is KVO-compliant (`@objc dynamic` in Swift, or Objective-C).
+    ///   - options: ``ClosureKit/ObservationOptions``, as with a `Delivery`.
+    ///   - delivery: ``ClosureKit/MainActorDelivery/mainActor``.
+    ///   - handler: Receives each change on the main actor.
+    /// - Returns: A token that stops the observation; dropping it does not. The observation also
+    ///   ends when the object is deallocated.
+    ///
+    /// > Important: Always asynchronous, after the write, also for a write made on the main actor
+    /// > and for `.initial`; a prior callback carries the value from before the write. After
+    /// > `cancel()` returns no delivery starts, queued ones included. The object retains the
+    /// > observation: capture the object weakly in the handler, or the two form a cycle.
+    @discardableResult
+    public func observe<Value: Sendable>(
+      _ keyPath: KeyPath<Self, Value>,
+      options: ObservationOptions = [.new],
+      on delivery: MainActorDelivery,
+      _ handler: @escaping @MainActor @Sendable (Change<Value>) -> Void
+    ) -> Subscription {
+      observe(keyPath, options: options, on: .mainActor) { change in
+        MainActor.assumeIsolated { handler(change) }
+      }
+    }
+
     /// KVO's options for the core's options.
     private static func keyValueOptions(_ options: ObservationOptions) -> NSKeyValueObservingOptions {
       var result: NSKeyValueObservingOptions = []

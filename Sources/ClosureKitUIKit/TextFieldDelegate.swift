@@ -84,7 +84,7 @@
     ///
     /// ```swift
     /// field.closureDelegate.shouldReturn = { _ in false }
-    /// field.closureDelegate.responds(to: #selector((any UITextFieldDelegate).textFieldShouldReturn(_:)))   // true
+    /// print(field.closureDelegate.responds(to: #selector((any UITextFieldDelegate).textFieldShouldReturn(_:))))   // true
     /// ```
     ///
     /// - Parameter aSelector: A delegate method's selector.

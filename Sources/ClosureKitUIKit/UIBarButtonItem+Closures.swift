@@ -28,7 +28,7 @@
     /// Creates an item with an image whose tap runs `action`.
     ///
     /// ```swift
-    /// let share = UIBarButtonItem(image: UIImage(systemName: "square.and.arrow.up")) { _ in share() }
+    /// let shareButton = UIBarButtonItem(image: UIImage(systemName: "square.and.arrow.up")) { _ in share() }
     /// ```
     ///
     /// - Parameters:
@@ -50,7 +50,7 @@
     /// Creates a system item whose tap runs `action`.
     ///
     /// ```swift
-    /// navigationItem.leftBarButtonItem = UIBarButtonItem(barButtonSystemItem: .cancel) { _ in dismiss() }
+    /// navigationItem.leftBarButtonItem = UIBarButtonItem(barButtonSystemItem: .cancel) { _ in close() }
     /// ```
     ///
     /// - Parameters:

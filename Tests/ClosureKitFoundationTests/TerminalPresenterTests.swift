@@ -389,3 +389,81 @@ extension TerminalPresenterTests {
 
 /// How many SIGINTs the test's own handler saw.
 let interruptsSeen = Atomic(0)
+
+/// Records a dialog's lifecycle in order.
+func recordLifecycle(of alert: Alert, into log: Log) {
+  alert.onWillPresent { log.append("willPresent") }
+  alert.onDidPresent { log.append("didPresent") }
+  alert.onWillDismiss { index in log.append("willDismiss \(index)") }
+  alert.onDidDismiss { index in log.append("didDismiss \(index)") }
+}
+
+extension TerminalPresenterTests {
+  @Suite struct TerminalPresenterLifecycleTests {
+    @Test func lifecycleClosuresRunOnceEachInOrderAroundTheAnswerFromAPipe() async throws {
+      let log = Log()
+      let alert = makeAlert(log)
+      recordLifecycle(of: alert, into: log)
+      let (result, _) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "2\n")
+      #expect(result.index == 1)
+      #expect(log.values == ["willPresent", "didPresent", "OK", "willDismiss 1", "didDismiss 1"])
+    }
+
+    @Test func endOfInputRunsTheLifecycleWithTheCancelIndex() async throws {
+      let log = Log()
+      let alert = makeAlert(log)
+      recordLifecycle(of: alert, into: log)
+      _ = try await presentFromPipe({ try await alert.present(on: $0) }, input: "")
+      #expect(log.values == ["willPresent", "didPresent", "Cancel", "willDismiss 0", "didDismiss 0"])
+    }
+
+    @Test func didPresentRunsOnceTheMenuIsShownAndCancellingTheTaskRunsTheCancelPathOnce() async throws {
+      let inputPipe = TestPipe()  // nothing is ever written: the dialog would wait forever
+      let terminal = PseudoTerminal()  // used only as an output the test can wait on
+      let log = Log()
+      let alert = makeAlert(log)
+      recordLifecycle(of: alert, into: log)
+      let (shown, shownContinuation) = AsyncStream.makeStream(of: Void.self)
+      alert.onDidPresent {
+        log.append("didPresent")
+        shownContinuation.yield()
+      }
+      let presenter = TerminalPresenter(input: inputPipe.readEnd, output: terminal.secondary, environment: [:])
+      let task = Task { try await alert.present(on: presenter) }
+      for await _ in shown { break }  // while the terminal still waits for an answer
+      #expect(log.values == ["willPresent", "didPresent"])
+      #expect(await terminal.read(until: "Choose 1-3"))
+      task.cancel()
+      task.cancel()
+      let result = try await task.value
+      #expect(result == DialogResult(index: 0, title: "Cancel", textFieldValues: [], isDismissed: true))
+      #expect(log.values == ["willPresent", "didPresent", "Cancel", "willDismiss 0", "didDismiss 0"])
+      inputPipe.closeWrite()
+      inputPipe.closeRead()
+    }
+
+    @MainActor @Test func aDialogPresentedFromTheMainActorRunsEveryClosureThereOnTheTerminal() async throws {
+      let log = Log()
+      let alert = Alert(title: "T")
+      alert.addButton("Cancel", role: .cancel) { _ in MainActor.assumeIsolated { log.append("Cancel") } }
+      alert.addButton("OK") { _ in MainActor.assumeIsolated { log.append("OK") } }
+      alert.setHandler { result in MainActor.assumeIsolated { log.append("handler \(result.index ?? -1)") } }
+      alert.onWillPresent { MainActor.assumeIsolated { log.append("willPresent") } }
+      alert.onDidPresent { MainActor.assumeIsolated { log.append("didPresent") } }
+      alert.onWillDismiss { index in MainActor.assumeIsolated { log.append("willDismiss \(index)") } }
+      alert.onDidDismiss { index in MainActor.assumeIsolated { log.append("didDismiss \(index)") } }
+      let inputPipe = TestPipe()
+      let outputPipe = TestPipe()
+      inputPipe.send("2\n")
+      inputPipe.closeWrite()
+      let presenter = TerminalPresenter(input: inputPipe.readEnd, output: outputPipe.writeEnd, environment: [:])
+      let result = try await alert.present(on: presenter)
+      outputPipe.closeWrite()
+      _ = outputPipe.readAll()
+      inputPipe.closeRead()
+      outputPipe.closeRead()
+      #expect(result.index == 1)
+      #expect(log.values == ["willPresent", "didPresent", "OK", "handler 1", "willDismiss 1", "didDismiss 1"])
+    }
+  }
+}

@@ -360,3 +360,336 @@ struct FixedPresenter: DialogPresenter {
     #expect(message.contains("present(on:): the dialog has no buttons"))
   }
 }
+
+// MARK: - Isolation, lifecycle, the first-other-button rule, cancellation
+
+/// Whether the caller runs on the main dispatch queue, which services the main actor on Linux:
+/// a check that answers instead of trapping, so a test can expect `false`.
+func isOnMainQueue() -> Bool {
+  DispatchQueue.main.setSpecific(key: mainQueueKey, value: true)
+  return DispatchQueue.getSpecific(key: mainQueueKey) ?? false
+}
+let mainQueueKey = DispatchSpecificKey<Bool>()
+
+/// A main-actor screen, as an app's view controller: its methods are main-actor isolated.
+@MainActor final class DialogScreen {
+  var log: [String] = []
+  func note(_ entry: String) {
+    MainActor.assertIsolated()
+    log.append(entry)
+  }
+}
+
+/// A dialog built off every actor, with unannotated closures that record where they ran.
+func makeNonisolatedAlert(_ onMain: Recorder<Bool>) -> Alert {
+  let alert = Alert(title: "T")
+  alert.addButton("OK") { _ in onMain.append(isOnMainQueue()) }
+  alert.setHandler { _ in onMain.append(isOnMainQueue()) }
+  alert.onWillPresent { onMain.append(isOnMainQueue()) }
+  alert.onDidDismiss { _ in onMain.append(isOnMainQueue()) }
+  return alert
+}
+
+/// An actor that presents a dialog whose closures use its state without `await`.
+actor DialogWorker {
+  var answers: [Int] = []
+  func ask() async throws -> [Int] {
+    let sheet = ActionSheet(
+      title: "T", cancelButtonTitle: "Cancel", destructiveButtonTitle: nil, otherButtonTitles: "A"
+    ) { index in
+      self.assertIsolated()
+      self.answers.append(index)
+    }
+    sheet.onDidDismiss { index in self.answers.append(index + 100) }
+    try await sheet.present(on: ScriptedPresenter([.choose(0)]))
+    return answers
+  }
+}
+
+/// Records the lifecycle of a dialog in order.
+func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
+  alert.onWillPresent { log.append("willPresent") }
+  alert.onDidPresent { log.append("didPresent") }
+  alert.onWillDismiss { index in log.append("willDismiss \(index)") }
+  alert.onDidDismiss { index in log.append("didDismiss \(index)") }
+  alert.setHandler { result in log.append("handler \(result.index ?? -1)") }
+}
+
+@MainActor @Suite struct DialogMainActorTests {
+  @Test func aDialogPresentedFromTheMainActorRunsEveryClosureOnTheMainActor() async throws {
+    let screen = DialogScreen()
+    let alert = Alert(title: "Delete?")
+    alert.addButton("Cancel", role: .cancel)
+    alert.addButton("Delete", role: .destructive) { [weak screen] _ in
+      MainActor.assumeIsolated { screen?.note("action") }
+    }
+    alert.setHandler { _ in MainActor.assumeIsolated { screen.note("handler") } }
+    alert.onWillPresent { MainActor.assumeIsolated { screen.note("willPresent") } }
+    alert.onDidPresent { MainActor.assumeIsolated { screen.note("didPresent") } }
+    alert.onWillDismiss { index in MainActor.assumeIsolated { screen.note("willDismiss \(index)") } }
+    alert.onDidDismiss { index in MainActor.assumeIsolated { screen.note("didDismiss \(index)") } }
+    try await alert.present(on: ScriptedPresenter([.chooseTitled("Delete")]))
+    #expect(screen.log == ["willPresent", "didPresent", "action", "handler", "willDismiss 1", "didDismiss 1"])
+  }
+
+  @Test func mainActorClosuresCallMainActorMethodsWithoutAHop() async throws {
+    let screen = DialogScreen()
+    // Each closure calls a main-actor method directly: this compiles only if the closure is
+    // isolated to the main actor, and `note` asserts that it runs there.
+    let sheet = ActionSheet(title: "Photo", cancelButtonTitle: "Cancel", destructiveButtonTitle: "Delete") {
+      index in screen.note("classic \(index)")
+    }
+    sheet.addButton("Share") { _ in screen.note("share") }
+    sheet.onWillPresent { screen.note("willPresent") }
+    sheet.onDidPresent { screen.note("didPresent") }
+    sheet.onWillDismiss { screen.note("willDismiss \($0)") }
+    sheet.onDidDismiss { screen.note("didDismiss \($0)") }
+    let result = try await sheet.present(on: ScriptedPresenter([.chooseTitled("Share")]))
+    #expect(result.index == 2)
+    #expect(screen.log == ["willPresent", "didPresent", "share", "classic 2", "willDismiss 2", "didDismiss 2"])
+  }
+
+  @Test func explicitlyMainActorClosuresAreAcceptedAsWritten() async throws {
+    let screen = DialogScreen()
+    let alert = Alert(title: "Offline")
+    let action: @MainActor @Sendable (DialogResult) -> Void = { _ in screen.note("stored") }
+    alert.addButton("OK", action: action)
+    alert.setHandler { @MainActor result in screen.note("handler \(result.index ?? -1)") }
+    try await alert.present(on: ScriptedPresenter([.choose(0)]))
+    #expect(screen.log == ["stored", "handler 0"])
+  }
+
+  @Test func mainActorClosuresRunOnTheMainActorAlsoWhenTheDialogIsPresentedFromElsewhere() async throws {
+    let screen = DialogScreen()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in screen.note("action") }
+    alert.onDidDismiss { _ in screen.note("didDismiss") }
+    _ = try await Task.detached { try await alert.present(on: ScriptedPresenter([.choose(0)])) }.value
+    #expect(screen.log == ["action", "didDismiss"])
+  }
+
+  @Test func closuresWrittenOffTheMainActorAreNotMovedToItWhenPresentedFromIt() async throws {
+    #expect(isOnMainQueue())  // the check answers `true` here, so its `false` below means something
+    let onMain = Recorder<Bool>()
+    try await makeNonisolatedAlert(onMain).present(on: ScriptedPresenter([.choose(0)]))
+    #expect(onMain.values == [false, false, false, false])
+  }
+}
+
+@Suite struct DialogIsolationTests {
+  @Test func unannotatedClosuresPresentedOffTheMainActorStayOffIt() async throws {
+    let onMain = Recorder<Bool>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in onMain.append(isOnMainQueue()) }
+    alert.onDidPresent { onMain.append(isOnMainQueue()) }
+    alert.onWillDismiss { _ in onMain.append(isOnMainQueue()) }
+    try await alert.present(on: ScriptedPresenter([.choose(0)]))
+    #expect(onMain.values == [false, false, false])
+  }
+
+  @Test func aDialogPresentedFromAnActorAnswersOnThatActor() async throws {
+    #expect(try await DialogWorker().ask() == [0, 100])
+  }
+
+  @Test func presentResultMayBeDiscarded() async throws {
+    let alert = Alert(title: "T")
+    alert.addButton("OK")
+    try await alert.present(on: ScriptedPresenter([.choose(0)]))  // no `_ =`: @discardableResult
+    let sheet = ActionSheet(title: "T")
+    sheet.addButton("OK")
+    try await sheet.present(on: ScriptedPresenter([.choose(0)]))
+  }
+}
+
+@Suite struct DialogLifecycleTests {
+  @Test func lifecycleClosuresRunOnceEachInOrderAroundTheChosenButton() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
+    alert.addButton("OK") { _ in log.append("ok action") }
+    recordLifecycle(of: alert, into: log)
+    try await alert.present(on: ScriptedPresenter([.choose(1)]))
+    #expect(log.values == ["willPresent", "didPresent", "ok action", "handler 1", "willDismiss 1", "didDismiss 1"])
+  }
+
+  @Test func aDismissalRunsTheLifecycleWithTheCancelIndex() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK")
+    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
+    recordLifecycle(of: alert, into: log)
+    let result = try await alert.present(on: ScriptedPresenter([.dismiss]))
+    #expect(result.isDismissed)
+    #expect(log.values == ["willPresent", "didPresent", "cancel action", "handler 1", "willDismiss 1", "didDismiss 1"])
+  }
+
+  @Test func aDismissalWithoutCancelButtonReportsMinusOne() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in log.append("ok action") }
+    recordLifecycle(of: alert, into: log)
+    try await alert.present(on: ScriptedPresenter([]))
+    #expect(log.values == ["willPresent", "didPresent", "handler -1", "willDismiss -1", "didDismiss -1"])
+  }
+
+  @Test func didPresentRunsWhileTheDialogIsShownAndCancellingTheTaskDismissesItOnce() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in log.append("ok action") }
+    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
+    recordLifecycle(of: alert, into: log)
+    let (shown, shownContinuation) = AsyncStream.makeStream(of: Void.self)
+    alert.onDidPresent {
+      log.append("didPresent")
+      shownContinuation.yield()
+    }
+    let presenter = ScriptedPresenter([.waitUntilCancelled, .choose(0)])
+    let task = Task { try await alert.present(on: presenter) }
+    for await _ in shown { break }  // the presenter still shows the dialog: nothing answered yet
+    #expect(log.values == ["willPresent", "didPresent"])
+    task.cancel()
+    task.cancel()
+    let result = try await task.value
+    #expect(result == DialogResult(index: 1, title: "Cancel", textFieldValues: [], isDismissed: true))
+    #expect(log.values == ["willPresent", "didPresent", "cancel action", "handler 1", "willDismiss 1", "didDismiss 1"])
+    #expect(presenter.remainingSteps == [.choose(0)])
+  }
+
+  @Test func aTaskCancelledBeforePresentingIsDismissedWithTheWholeLifecycle() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK") { _ in log.append("ok action") }
+    recordLifecycle(of: alert, into: log)
+    let presenter = ScriptedPresenter([.choose(0)])
+    let task = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return try await alert.present(on: presenter)
+    }
+    let result = try await task.value
+    #expect(result.isDismissed && result.index == nil)
+    #expect(log.values == ["willPresent", "didPresent", "handler -1", "willDismiss -1", "didDismiss -1"])
+    #expect(presenter.remainingSteps == [.choose(0)])
+  }
+
+  @Test func didPresentRunsBeforeTheDismissalClosuresWhenThePresenterNeverReportsIt() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK")
+    recordLifecycle(of: alert, into: log)
+    try await alert.present(on: FixedPresenter(answer: .button(0, textFieldValues: [])))
+    #expect(log.values == ["willPresent", "didPresent", "handler 0", "willDismiss 0", "didDismiss 0"])
+  }
+
+  @Test func reportingPresentedMoreThanOnceRunsDidPresentOnce() async throws {
+    struct Stuttering: DialogPresenter {
+      func present(_ request: DialogRequest) async -> DialogAnswer {
+        request.reportPresented()
+        request.reportPresented()
+        return .button(0, textFieldValues: [])
+      }
+    }
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK")
+    recordLifecycle(of: alert, into: log)
+    try await alert.present(on: Stuttering())
+    #expect(log.values.filter { $0 == "didPresent" }.count == 1)
+  }
+
+  @Test func lifecycleClosuresAndTheirCapturesAreReleasedAfterTheAnswer() async throws {
+    weak var captured: Tracked?
+    let alert = Alert(title: "T")
+    do {
+      let tracked = Tracked()
+      captured = tracked
+      alert.addButton("OK")
+      alert.onWillPresent { _ = tracked }
+      alert.onDidPresent { _ = tracked }
+      alert.onWillDismiss { _ in _ = tracked }
+      alert.onDidDismiss { _ in _ = tracked }
+      alert.setHandler { _ in _ = tracked }
+    }
+    #expect(captured != nil)
+    try await alert.present(on: ScriptedPresenter([.choose(0)]))
+    #expect(captured == nil)
+  }
+
+  @Test func aSecondPresentationRunsNoLifecycleClosure() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("OK")
+    recordLifecycle(of: alert, into: log)
+    try await alert.present(on: ScriptedPresenter([.choose(0)]))
+    await #expect(throws: DialogError.alreadyPresented) { try await alert.present(on: ScriptedPresenter([])) }
+    #expect(log.values.count == 5)
+  }
+
+  @Test func settingALifecycleClosureAfterPresentingStopsTheProgram() async {
+    await #expect(processExitsWith: .failure) {
+      let alert = Alert(title: "T")
+      alert.addButton("OK")
+      _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
+      alert.onDidDismiss { _ in }
+    }
+  }
+}
+
+@Suite struct DialogEnablingRuleTests {
+  func request(for alert: Alert) async throws -> DialogRequest {
+    let captured = Slot<DialogRequest>()
+    struct Capturing: DialogPresenter {
+      let slot: Slot<DialogRequest>
+      func present(_ request: DialogRequest) async -> DialogAnswer {
+        slot.value = request
+        return .dismissed(textFieldValues: [])
+      }
+    }
+    try await alert.present(on: Capturing(slot: captured))
+    return try #require(captured.value)
+  }
+
+  func makeAlert() -> Alert {
+    let alert = Alert(title: "T")
+    alert.addTextField(placeholder: "Address")
+    alert.addButton("Erase", role: .destructive)
+    alert.addButton("Cancel", role: .cancel)
+    alert.addButton("Send")
+    alert.addButton("Copy")
+    return alert
+  }
+
+  @Test func theFirstOtherButtonRuleGovernsTheFirstDefaultButtonOnly() async throws {
+    let alert = makeAlert()
+    alert.enableFirstOtherButton { values in values[0].contains("@") }
+    let request = try await request(for: alert)
+    #expect(request.validatedButtons == .firstOther)
+    #expect(request.firstOtherButtonIndex == 2)
+    #expect((0..<4).map { request.isButtonEnabled(at: $0, textFieldValues: [""]) } == [true, true, false, true])
+    #expect((0..<4).map { request.isButtonEnabled(at: $0, textFieldValues: ["a@b"]) } == [true, true, true, true])
+  }
+
+  @Test func theEveryButtonRuleDisablesEveryButtonButCancelDestructiveIncluded() async throws {
+    let alert = makeAlert()
+    alert.enableButtons { values in !values[0].isEmpty }
+    let request = try await request(for: alert)
+    #expect(request.validatedButtons == .allButCancel)
+    #expect((0..<4).map { request.isButtonEnabled(at: $0, textFieldValues: [""]) } == [false, true, false, false])
+  }
+
+  @Test func theScriptedPresenterRejectsOnlyTheFirstOtherButtonUnderThatRule() async throws {
+    let alert = makeAlert()
+    alert.enableFirstOtherButton { values in !values[0].isEmpty }
+    let presenter = ScriptedPresenter([.chooseTitled("Send"), .chooseTitled("Copy")])
+    let result = try await alert.present(on: presenter)
+    #expect(result.title == "Copy")
+    #expect(presenter.rejectedSteps == [.chooseTitled("Send")])
+  }
+
+  @Test func theLastRuleSetWins() async throws {
+    let alert = makeAlert()
+    alert.enableButtons { _ in false }
+    alert.enableFirstOtherButton { _ in false }
+    let request = try await request(for: alert)
+    #expect(request.isButtonEnabled(at: 0, textFieldValues: [""]))
+  }
+}

@@ -1,4 +1,6 @@
 import ClosureKit
+import ClosureKitTesting
+import Dispatch
 import Testing
 
 /// The UIKit layer (ClosureKitUIKit, compiled out on Linux) registers one UIKit target per
@@ -42,5 +44,77 @@ import Testing
       actions.addAction(for: .touchUpInside) { _ = tracked }
     }
     #expect(captured == nil)
+  }
+
+  // MARK: Dialogs (AlertControllerPresenter)
+
+  /// A presenter shaped like `AlertControllerPresenter`: UIKit's presentation completion reports
+  /// the dialog on screen from another thread; a tap or the presenting task's cancellation (which
+  /// hops, dismisses, then answers) answers through a once-only box, whichever comes first.
+  final class ControllerLikePresenter: DialogPresenter {
+    private let pending = Locked<CheckedContinuation<DialogAnswer, Never>?>(nil)
+    let shown = Expectation()
+    let dismissals = Recorder<String>()
+
+    func present(_ request: DialogRequest) async -> DialogAnswer {
+      await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          pending.withLock { $0 = continuation }
+          DispatchQueue.global().async {
+            request.reportPresented()  // the presentation completion
+            self.shown.fulfill()
+          }
+        }
+      } onCancel: {
+        DispatchQueue.global().async {  // the hop to the main actor, then the dismissal
+          self.dismissals.append("dismissed by cancellation")
+          self.answer(.dismissed(textFieldValues: []))
+        }
+      }
+    }
+
+    /// A tap, or the end of a dismissal: the first answer wins, as in `DialogAnswerOnce`.
+    func answer(_ answer: DialogAnswer) {
+      let continuation = pending.withLock { pending in
+        defer { pending = nil }
+        return pending
+      }
+      continuation?.resume(returning: answer)
+    }
+  }
+
+  @Test func cancellingTheTaskDismissesAShownControllerAndRunsTheCancelPathOnce() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
+    alert.addButton("OK") { _ in log.append("ok action") }
+    alert.onDidPresent { log.append("didPresent") }
+    alert.onWillDismiss { log.append("willDismiss \($0)") }
+    alert.onDidDismiss { log.append("didDismiss \($0)") }
+    let presenter = ControllerLikePresenter()
+    let task = Task { try await alert.present(on: presenter) }
+    #expect(await presenter.shown.wait(timeout: .seconds(10)))
+    task.cancel()
+    let result = try await task.value
+    presenter.answer(.button(1, textFieldValues: []))  // a tap after the dismissal: no effect
+    #expect(result.isDismissed && result.index == 0)
+    #expect(log.values == ["didPresent", "cancel action", "willDismiss 0", "didDismiss 0"])
+    #expect(presenter.dismissals.values == ["dismissed by cancellation"])
+  }
+
+  @Test func aTapBeforeTheCancellationWinsAndTheCancellationAddsNothing() async throws {
+    let log = Recorder<String>()
+    let alert = Alert(title: "T")
+    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
+    alert.addButton("OK") { _ in log.append("ok action") }
+    alert.onDidDismiss { log.append("didDismiss \($0)") }
+    let presenter = ControllerLikePresenter()
+    let task = Task { try await alert.present(on: presenter) }
+    #expect(await presenter.shown.wait(timeout: .seconds(10)))
+    presenter.answer(.button(1, textFieldValues: []))
+    task.cancel()
+    let result = try await task.value
+    #expect(result.index == 1 && !result.isDismissed)
+    #expect(log.values == ["ok action", "didDismiss 1"])
   }
 }

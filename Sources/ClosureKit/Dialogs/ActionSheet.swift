@@ -19,11 +19,17 @@
 /// ) { index in print("chose", index) }   // Delete 0, Share 1, Print 2, Cancel 3
 /// ```
 ///
-/// > Important: Thread-safe. The chosen button's action runs once, then the whole-dialog handler
-/// > runs once, both on the task that called ``present(on:)``, before it returns. A dismissal
-/// > without a choice chooses the cancel button, or reports a result whose ``DialogResult/index``
-/// > is `nil` (`-1` for the classic handler). After the answer the sheet releases every closure
-/// > it holds. A sheet is presented once; a second ``present(on:)`` throws
+/// > Important: Thread-safe. Every closure keeps the isolation of the place it is written and
+/// > runs there: written in `@MainActor` code (a view controller) it is `@MainActor` and may call
+/// > main-actor code directly; written in an actor's method, it runs on that actor; written in
+/// > nonisolated code, it stays nonisolated (it is never moved to the main actor). So a sheet built
+/// > and presented on the main actor runs every closure on the main actor. In this order, each once,
+/// > before ``present(on:isolation:)`` returns: will-present, did-present, the chosen button's
+/// > action, the whole-dialog handler, will-dismiss, did-dismiss. A dismissal without a choice
+/// > (end of input, an interrupt, the presenter closing, the presenting task cancelled) chooses the
+/// > cancel button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
+/// > handler and the dismissal closures). After the answer the sheet releases every closure it
+/// > holds. A sheet is presented once; a second ``present(on:isolation:)`` throws
 /// > ``DialogError/alreadyPresented``.
 public final class ActionSheet: Sendable {
   let core: DialogCore
@@ -59,8 +65,9 @@ public final class ActionSheet: Sendable {
   ///   - handler: Runs once with the chosen index, or ``DialogResult/dismissedIndex`` (`-1`) for
   ///     a dismissal without a cancel button.
   ///
-  /// > Important: `handler` runs once, after the chosen button's own action, on the task that
-  /// > called ``present(on:)``, and is released right after. Buttons added later with
+  /// > Important: `handler` runs once, after the chosen button's own action, and is released
+  /// > right after. It keeps the isolation of the place it is written: in a `@MainActor` view
+  /// > controller it may call the controller's methods. Buttons added later with
   /// > ``addButton(_:role:action:)`` come after the cancel button, as in UIActionSheet.
   public convenience init(
     title: String?,
@@ -68,7 +75,7 @@ public final class ActionSheet: Sendable {
     cancelButtonTitle: String?,
     destructiveButtonTitle: String?,
     otherButtonTitles: String...,
-    handler: @escaping @Sendable (_ index: Int) -> Void
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
     core.configureClassic(
@@ -103,13 +110,13 @@ public final class ActionSheet: Sendable {
   /// - Returns: The button's index: the number of buttons added before it.
   ///
   /// > Important: Add buttons before presenting: adding one afterwards, or a second cancel
-  /// > button, stops the program. `action` runs on the task that called ``present(on:)``, before
-  /// > the whole-dialog handler, and is released after the answer whether it ran or not.
+  /// > button, stops the program. `action` runs before the whole-dialog handler, in the isolation of the place it is written
+  /// > (`@MainActor` in main-actor code), and is released after the answer whether it ran or not.
   @discardableResult
   public func addButton(
     _ title: String,
     role: DialogButton.Role = .default,
-    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+    @_inheritActorContext action: (@isolated(any) @Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
     core.addButton(title, role: role, action: action)
   }
@@ -121,14 +128,22 @@ public final class ActionSheet: Sendable {
   /// let result = try await sheet.present(on: TerminalPresenter())
   /// ```
   ///
-  /// - Parameter presenter: Shows the sheet: ``DialogPresenter``.
+  /// - Parameters:
+  ///   - presenter: Shows the sheet: ``DialogPresenter``.
+  ///   - isolation: The actor the dialog answers on; defaults to the caller's (`#isolation`).
   /// - Returns: The chosen index and its title (``DialogResult/textFieldValues`` is empty).
   /// - Throws: ``DialogError/alreadyPresented`` if the sheet was presented before.
   ///
-  /// > Important: The closures run on this task before it returns. Cancelling the task is passed
-  /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
-  /// > program.
-  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
-    try await core.present(on: presenter)
+  /// > Important: Runs on the caller's actor, and every closure runs in its own isolation before
+  /// > this returns (see the type's threading rule). Cancelling the task dismisses the sheet on
+  /// > every presenter here (terminal, scripted, `UIAlertController`): the cancel path (the cancel
+  /// > button's action, the handler, the dismissal closures) runs exactly once. Presenting with no
+  /// > buttons stops the program.
+  @discardableResult
+  public func present(
+    on presenter: some DialogPresenter,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> DialogResult {
+    try await core.present(on: presenter, isolation: isolation)
   }
 }

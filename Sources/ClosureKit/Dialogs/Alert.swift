@@ -22,12 +22,18 @@
 ///
 /// Button indices are given in the order buttons are added, and never change.
 ///
-/// > Important: Thread-safe. The chosen button's action runs once, then the whole-dialog handler
-/// > runs once, both on the task that called ``present(on:)``, before it returns. A dismissal
-/// > without a choice (end of input, an interrupt, the presenter closing) chooses the cancel
-/// > button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
-/// > handler). After the answer the alert releases every closure it holds. An alert is presented
-/// > once; a second ``present(on:)`` throws ``DialogError/alreadyPresented``.
+/// > Important: Thread-safe. Every closure keeps the isolation of the place it is written and
+/// > runs there: written in `@MainActor` code (a view controller) it is `@MainActor` and may call
+/// > main-actor code directly; written in an actor's method, it runs on that actor; written in
+/// > nonisolated code, it stays nonisolated (it is never moved to the main actor). So a alert built
+/// > and presented on the main actor runs every closure on the main actor. In this order, each once,
+/// > before ``present(on:isolation:)`` returns: will-present, did-present, the chosen button's
+/// > action, the whole-dialog handler, will-dismiss, did-dismiss. A dismissal without a choice
+/// > (end of input, an interrupt, the presenter closing, the presenting task cancelled) chooses the
+/// > cancel button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
+/// > handler and the dismissal closures). After the answer the alert releases every closure it
+/// > holds. A alert is presented once; a second ``present(on:isolation:)`` throws
+/// > ``DialogError/alreadyPresented``.
 public final class Alert: Sendable {
   let core: DialogCore
 
@@ -62,14 +68,15 @@ public final class Alert: Sendable {
   ///   - handler: Runs once with the chosen index, or ``DialogResult/dismissedIndex`` (`-1`) for
   ///     a dismissal without a cancel button.
   ///
-  /// > Important: `handler` runs once, after the chosen button's own action, on the task that
-  /// > called ``present(on:)``, and is released right after.
+  /// > Important: `handler` runs once, after the chosen button's own action, and is released
+  /// > right after. It keeps the isolation of the place it is written: in a `@MainActor` view
+  /// > controller it may call the controller's methods.
   public convenience init(
     title: String?,
     message: String? = nil,
     cancelButtonTitle: String?,
     otherButtonTitles: String...,
-    handler: @escaping @Sendable (_ index: Int) -> Void
+    @_inheritActorContext handler: @escaping @isolated(any) @Sendable (_ index: Int) -> Void
   ) {
     self.init(title: title, message: message)
     core.configureClassic(
@@ -105,14 +112,13 @@ public final class Alert: Sendable {
   /// - Returns: The button's index: the number of buttons added before it.
   ///
   /// > Important: Add buttons before presenting: adding one afterwards, or a second cancel
-  /// > button, is a programmer error that stops the program. `action` runs on the task that
-  /// > called ``present(on:)``, before the whole-dialog handler, and is released after the
-  /// > answer whether it ran or not.
+  /// > button, is a programmer error that stops the program. `action` runs before the whole-dialog handler, in the isolation of the place it is written
+  /// > (`@MainActor` in main-actor code), and is released after the answer whether it ran or not.
   @discardableResult
   public func addButton(
     _ title: String,
     role: DialogButton.Role = .default,
-    action: (@Sendable (_ result: DialogResult) -> Void)? = nil
+    @_inheritActorContext action: (@isolated(any) @Sendable (_ result: DialogResult) -> Void)? = nil
   ) -> Int {
     core.addButton(title, role: role, action: action)
   }
@@ -137,20 +143,45 @@ public final class Alert: Sendable {
     core.addTextField(placeholder: placeholder, isSecure: isSecure)
   }
 
-  /// Sets the rule that enables every button except the cancel button while the text is valid
-  /// (BlocksKit's "should enable first other button").
+  /// Sets the rule that enables every button except the cancel button, destructive buttons
+  /// included, while the text is valid.
   ///
   /// ```swift
   /// login.enableButtons { values in !values[0].isEmpty && values[1].count >= 8 }
   /// ```
   ///
+  /// Use ``enableFirstOtherButton(when:)`` for BlocksKit's rule, which governs one button only.
+  ///
   /// - Parameter rule: Receives the current text of every field; `true` enables the buttons.
   ///
   /// > Important: The presenter calls `rule` as the text changes, on its own thread, any number
-  /// > of times; it should be fast and free of side effects. Set it before presenting. It is
-  /// > released after the answer.
+  /// > of times; it should be fast and free of side effects. Set it before presenting; setting
+  /// > this rule or the other replaces the one set before. It is released after the answer.
   public func enableButtons(when rule: @escaping @Sendable (_ textFieldValues: [String]) -> Bool) {
-    core.setValidation(rule)
+    core.setValidation(rule, for: .allButCancel, function: "enableButtons(when:)")
+  }
+
+  /// Sets the rule that enables the first other button (the first button whose role is
+  /// ``DialogButton/Role/default``) while the text is valid: BlocksKit's
+  /// `shouldEnableFirstOtherButton`. Every other button, destructive ones included, stays enabled.
+  ///
+  /// ```swift
+  /// let share = Alert(title: "Share link")
+  /// share.addTextField(placeholder: "Address")
+  /// share.addButton("Cancel", role: .cancel)
+  /// share.addButton("Send") { result in print("send to", result.textFieldValues[0]) }
+  /// share.addButton("Copy link") { _ in print("copied") }
+  /// share.enableFirstOtherButton { values in values[0].contains("@") }   // "Copy link" always works
+  /// ```
+  ///
+  /// - Parameter rule: Receives the current text of every field; `true` enables the button.
+  ///
+  /// > Important: The presenter calls `rule` as the text changes, on its own thread, any number
+  /// > of times; it should be fast and free of side effects. Set it before presenting; setting
+  /// > this rule or ``enableButtons(when:)`` replaces the one set before. It is released after the
+  /// > answer. Without a button of role ``DialogButton/Role/default`` the rule governs nothing.
+  public func enableFirstOtherButton(when rule: @escaping @Sendable (_ textFieldValues: [String]) -> Bool) {
+    core.setValidation(rule, for: .firstOther, function: "enableFirstOtherButton(when:)")
   }
 
   /// Shows the alert on `presenter`, runs the chosen button's action and the whole-dialog
@@ -161,14 +192,22 @@ public final class Alert: Sendable {
   /// print(result.index as Any, result.title as Any, result.textFieldValues)
   /// ```
   ///
-  /// - Parameter presenter: Shows the alert: ``DialogPresenter``.
+  /// - Parameters:
+  ///   - presenter: Shows the alert: ``DialogPresenter``.
+  ///   - isolation: The actor the dialog answers on; defaults to the caller's (`#isolation`).
   /// - Returns: The chosen index, its title, and the text-field values.
   /// - Throws: ``DialogError/alreadyPresented`` if the alert was presented before.
   ///
-  /// > Important: The closures run on this task before it returns. Cancelling the task is passed
-  /// > to the presenter, which answers with a dismissal. Presenting with no buttons stops the
-  /// > program.
-  public func present(on presenter: some DialogPresenter) async throws -> DialogResult {
-    try await core.present(on: presenter)
+  /// > Important: Runs on the caller's actor, and every closure runs in its own isolation before
+  /// > this returns (see the type's threading rule). Cancelling the task dismisses the alert on
+  /// > every presenter here (terminal, scripted, `UIAlertController`): the cancel path (the cancel
+  /// > button's action, the handler, the dismissal closures) runs exactly once. Presenting with no
+  /// > buttons stops the program.
+  @discardableResult
+  public func present(
+    on presenter: some DialogPresenter,
+    isolation: isolated (any Actor)? = #isolation
+  ) async throws -> DialogResult {
+    try await core.present(on: presenter, isolation: isolation)
   }
 }

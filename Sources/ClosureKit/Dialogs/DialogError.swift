@@ -1,4 +1,4 @@
-/// The errors ``Alert/present(on:)`` and ``ActionSheet/present(on:)`` throw.
+/// The errors ``Alert/present(on:isolation:)`` and ``ActionSheet/present(on:isolation:)`` throw.
 ///
 /// ```swift
 /// do {

@@ -11,14 +11,17 @@
 /// let result = try await alert.present(on: AlwaysCancel())   // result.isDismissed == true
 /// ```
 ///
-/// A presenter only describes and collects: the dialog itself runs the button actions and the
-/// whole-dialog handler, once, after `present(_:)` returns.
+/// A presenter only describes and collects: the dialog itself runs the button actions, the
+/// whole-dialog handler and the lifecycle closures, once each, in their own isolation. The one
+/// thing a presenter reports besides the answer is the moment the dialog is on screen:
+/// ``DialogRequest/reportPresented()``, which runs the did-present closure.
 ///
-/// > Important: `present(_:)` may be called from any task, also for several dialogs at once. It
-/// > must return exactly one answer and must not fail: a closed input, an error or an interrupt is
-/// > ``DialogAnswer/dismissed(textFieldValues:)``. A chosen button must be in range and enabled
-/// > (``DialogRequest/isButtonEnabled(at:textFieldValues:)``). Do not keep the request after
-/// > returning: it holds the dialog's validation closure.
+/// > Important: `present(_:)` is called from a child task of the presenting task, also for
+/// > several dialogs at once. It must return exactly one answer and must not fail: a closed input,
+/// > an error or an interrupt is ``DialogAnswer/dismissed(textFieldValues:)``, and so is the
+/// > cancellation of its task (dismiss what is shown, then answer). A chosen button must be in
+/// > range and enabled (``DialogRequest/isButtonEnabled(at:textFieldValues:)``). Do not keep the
+/// > request after returning: it holds the dialog's validation closure.
 public protocol DialogPresenter: Sendable {
   /// Shows `request` and returns the user's answer.
   ///

@@ -37,8 +37,28 @@ public struct DialogRequest: Sendable {
   public let buttons: [DialogButton]
   /// The text fields, in the order their values are reported.
   public let textFields: [DialogTextField]
+  /// The buttons the validation rule governs.
+  public let validatedButtons: ValidatedButtons
   /// The validation rule; `nil` when every button is always enabled.
   let validation: (@Sendable ([String]) -> Bool)?
+  /// Where ``reportPresented()`` goes: the dialog being presented; `nil` for a request built
+  /// directly.
+  let reports: DialogReports?
+
+  /// Which buttons a validation rule enables and disables; the others are always enabled.
+  ///
+  /// ```swift
+  /// if request.validatedButtons == .firstOther { print("only", request.firstOtherButtonIndex as Any) }
+  /// ```
+  ///
+  /// > Important: A value type; safe to pass to any thread.
+  public enum ValidatedButtons: Sendable, Hashable {
+    /// Every button except the cancel button, destructive ones included (``Alert/enableButtons(when:)``).
+    case allButCancel
+    /// Only the first button whose role is ``DialogButton/Role/default``: BlocksKit's and
+    /// UIAlertView's "first other button" (``Alert/enableFirstOtherButton(when:)``).
+    case firstOther
+  }
 
   /// Creates a request; dialogs build it, and tests of a presenter may build one directly.
   ///
@@ -56,22 +76,43 @@ public struct DialogRequest: Sendable {
   ///   - message: The dialog's message.
   ///   - buttons: The buttons, in index order.
   ///   - textFields: The text fields.
-  ///   - validation: When it returns `false` for the current text, every button except the
-  ///     cancel button is disabled. `nil`: always enabled.
+  ///   - validatedButtons: The buttons `validation` governs. Defaults to
+  ///     ``ValidatedButtons/allButCancel``.
+  ///   - validation: When it returns `false` for the current text, the buttons it governs are
+  ///     disabled. `nil`: always enabled.
   public init(
     style: Style,
     title: String?,
     message: String?,
     buttons: [DialogButton],
     textFields: [DialogTextField] = [],
+    validatedButtons: ValidatedButtons = .allButCancel,
     validation: (@Sendable (_ textFieldValues: [String]) -> Bool)? = nil
+  ) {
+    self.init(
+      style: style, title: title, message: message, buttons: buttons, textFields: textFields,
+      validatedButtons: validatedButtons, validation: validation, reports: nil
+    )
+  }
+
+  init(
+    style: Style,
+    title: String?,
+    message: String?,
+    buttons: [DialogButton],
+    textFields: [DialogTextField],
+    validatedButtons: ValidatedButtons,
+    validation: (@Sendable ([String]) -> Bool)?,
+    reports: DialogReports?
   ) {
     self.style = style
     self.title = title
     self.message = message
     self.buttons = buttons
     self.textFields = textFields
+    self.validatedButtons = validatedButtons
     self.validation = validation
+    self.reports = reports
   }
 
   /// The index of the button with the role ``DialogButton/Role/cancel``, if there is one.
@@ -83,6 +124,16 @@ public struct DialogRequest: Sendable {
     buttons.firstIndex { $0.role == .cancel }
   }
 
+  /// The index of the first button with the role ``DialogButton/Role/default`` (neither cancel
+  /// nor destructive), as UIAlertView's and UIActionSheet's `firstOtherButtonIndex`.
+  ///
+  /// ```swift
+  /// let signIn = request.firstOtherButtonIndex
+  /// ```
+  public var firstOtherButtonIndex: Int? {
+    buttons.firstIndex { $0.role == .default }
+  }
+
   /// Whether the button at `index` can be chosen while the text fields hold `textFieldValues`.
   ///
   /// ```swift
@@ -92,13 +143,40 @@ public struct DialogRequest: Sendable {
   /// - Parameters:
   ///   - index: A button index; out of range answers `false`.
   ///   - textFieldValues: The current text of each field.
-  /// - Returns: `true` for the cancel button; for the others, what the validation closure says.
+  /// - Returns: `true` for a button the rule does not govern (the cancel button always; with
+  ///   ``ValidatedButtons/firstOther`` every button but the first other one); for the others,
+  ///   what the validation closure says.
   ///
   /// > Important: Calls the dialog's validation closure synchronously on this thread.
   public func isButtonEnabled(at index: Int, textFieldValues: [String]) -> Bool {
     guard buttons.indices.contains(index) else { return false }
-    if buttons[index].role == .cancel { return true }
-    return validation?(textFieldValues) ?? true
+    guard let validation else { return true }
+    switch validatedButtons {
+    case .allButCancel where buttons[index].role == .cancel: return true
+    case .firstOther where index != firstOtherButtonIndex: return true
+    default: return validation(textFieldValues)
+    }
+  }
+
+  /// Tells the dialog that it is on screen, so that it runs its did-present closure; a presenter
+  /// calls it once it has shown the dialog, before answering.
+  ///
+  /// ```swift
+  /// struct PrintingPresenter: DialogPresenter {
+  ///   func present(_ request: DialogRequest) async -> DialogAnswer {
+  ///     print(request.title ?? "")
+  ///     request.reportPresented()
+  ///     return .dismissed(textFieldValues: [])
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// > Important: Callable from any thread, any number of times: the first call counts, and it
+  /// > returns at once (the closure runs on its own isolation, not on this thread). A presenter
+  /// > that never calls it still gets the did-present closure run, just before the dismissal
+  /// > closures. A request built with the public initialiser reports to nothing.
+  public func reportPresented() {
+    reports?.presented()
   }
 
   /// What a request shows, without its validation closure: safe to keep after the answer.

@@ -1,13 +1,28 @@
 /// The state shared by ``Alert`` and ``ActionSheet``: the buttons with their actions, the text
-/// fields, the validation rule and the whole-dialog handler, and the state machine that makes
-/// the answer happen once and releases every closure afterwards.
+/// fields, the validation rule, the whole-dialog handler and the lifecycle closures, and the state
+/// machine that makes the answer happen once and releases every closure afterwards.
 final class DialogCore: Sendable {
+  /// A closure that receives the result: a button's action, the builder form's handler.
+  typealias ResultClosure = @isolated(any) @Sendable (DialogResult) -> Void
+  /// A closure that receives a button index: the classic handler, will- and did-dismiss.
+  typealias IndexClosure = @isolated(any) @Sendable (Int) -> Void
+  /// A closure for a moment of the dialog's life: will- and did-present.
+  typealias MomentClosure = @isolated(any) @Sendable () -> Void
+
   /// One button and its action.
   struct Button {
     /// What a presenter sees.
     var description: DialogButton
     /// Runs when this button is chosen; `nil` after the answer.
-    var action: (@Sendable (DialogResult) -> Void)?
+    var action: ResultClosure?
+  }
+
+  /// The whole-dialog handler, in one of its two forms.
+  enum Handler {
+    /// The builder form: receives the result.
+    case result(ResultClosure)
+    /// The classic form: receives the chosen index, or ``DialogResult/dismissedIndex``.
+    case index(IndexClosure)
   }
 
   /// Where the dialog is in its one-time life.
@@ -28,10 +43,20 @@ final class DialogCore: Sendable {
     var buttons: [Button] = []
     /// The text fields in order.
     var textFields: [DialogTextField] = []
-    /// Enables the non-cancel buttons; `nil` after the answer or when never set.
+    /// Enables buttons; `nil` after the answer or when never set.
     var validation: (@Sendable ([String]) -> Bool)?
+    /// The buttons `validation` governs.
+    var validatedButtons = DialogRequest.ValidatedButtons.allButCancel
     /// The whole-dialog handler; `nil` after the answer or when never set.
-    var handler: (@Sendable (DialogResult) -> Void)?
+    var handler: Handler?
+    /// Runs before the presenter is asked; `nil` once taken.
+    var willPresent: MomentClosure?
+    /// Runs once the presenter reports the dialog on screen; `nil` once taken.
+    var didPresent: MomentClosure?
+    /// Runs with the chosen index after the choice's closures; `nil` once taken.
+    var willDismiss: IndexClosure?
+    /// Runs last, with the chosen index; `nil` once taken.
+    var didDismiss: IndexClosure?
   }
 
   let style: DialogRequest.Style
@@ -65,7 +90,7 @@ final class DialogCore: Sendable {
   func addButton(
     _ title: String,
     role: DialogButton.Role,
-    action: (@Sendable (DialogResult) -> Void)?,
+    action: ResultClosure?,
     function: StaticString = "addButton(_:role:action:)"
   ) -> Int {
     state.withLock { state in
@@ -91,19 +116,35 @@ final class DialogCore: Sendable {
     }
   }
 
-  func setValidation(_ rule: @escaping @Sendable ([String]) -> Bool) {
+  func setValidation(
+    _ rule: @escaping @Sendable ([String]) -> Bool,
+    for buttons: DialogRequest.ValidatedButtons,
+    function: StaticString
+  ) {
     setWhileBuilding(
       \.validation,
       to: rule,
-      "enableButtons(when:): the dialog was already presented; set the rule before presenting it"
-    )
+      "\(function): the dialog was already presented; set the rule before presenting it"
+    ) { $0.validatedButtons = buttons }
   }
 
-  func setHandler(_ handler: @escaping @Sendable (DialogResult) -> Void) {
+  func setHandler(_ handler: Handler) {
     setWhileBuilding(
       \.handler,
       to: handler,
       "setHandler(_:): the dialog was already presented; set the handler before presenting it"
+    )
+  }
+
+  func setLifecycle<Closure>(
+    _ keyPath: WritableKeyPath<State, Closure?>,
+    to closure: Closure,
+    function: StaticString
+  ) {
+    setWhileBuilding(
+      keyPath,
+      to: closure,
+      "\(function): the dialog was already presented; set its lifecycle closures before presenting it"
     )
   }
 
@@ -112,11 +153,15 @@ final class DialogCore: Sendable {
   private func setWhileBuilding<Closure>(
     _ keyPath: WritableKeyPath<State, Closure?>,
     to closure: Closure,
-    _ message: @autoclosure () -> String
+    _ message: @autoclosure () -> String,
+    also update: (inout State) -> Void = { _ in }
   ) {
     let replaced = state.withLock { state in
       if state.phase != .building { failPrecondition(message()) }
-      defer { state[keyPath: keyPath] = closure }
+      defer {
+        state[keyPath: keyPath] = closure
+        update(&state)
+      }
       return state[keyPath: keyPath]
     }
     withExtendedLifetime(replaced) {}
@@ -127,35 +172,73 @@ final class DialogCore: Sendable {
   /// ``DialogResult/dismissedIndex`` for a dismissal without a cancel button.
   func configureClassic(
     buttons: [(title: String?, role: DialogButton.Role)],
-    handler: @escaping @Sendable (_ index: Int) -> Void
+    handler: @escaping IndexClosure
   ) {
     for case let (title?, role) in buttons {
       _ = addButton(title, role: role, action: nil)
     }
-    setHandler { result in handler(result.index ?? DialogResult.dismissedIndex) }
+    setHandler(.index(handler))
   }
 
-  func present(on presenter: some DialogPresenter) async throws -> DialogResult {
-    let request = try state.withLock { state -> DialogRequest in
+  /// Presents the dialog and runs its closures, each on its own isolation; the loop that waits
+  /// for the presenter's reports runs on the caller's.
+  func present(
+    on presenter: some DialogPresenter,
+    isolation: isolated (any Actor)?
+  ) async throws -> DialogResult {
+    let reports = DialogReports()
+    let (request, willPresent) = try state.withLock { state -> (DialogRequest, MomentClosure?) in
       guard state.phase == .building else { throw DialogError.alreadyPresented }
       if state.buttons.isEmpty { failPrecondition("present(on:): the dialog has no buttons; add at least one") }
       state.phase = .presenting
-      return DialogRequest(
+      defer { state.willPresent = nil }
+      let request = DialogRequest(
         style: style,
         title: title,
         message: message,
         buttons: state.buttons.map(\.description),
         textFields: state.textFields,
-        validation: state.validation
+        validatedButtons: state.validatedButtons,
+        validation: state.validation,
+        reports: reports
       )
+      return (request, state.willPresent)
     }
-    let answer = await presenter.present(request)
-    return finish(answer, request: request)
+    if let willPresent { await willPresent() }
+    withExtendedLifetime(willPresent) {}
+    // The presenter runs in a child task, so that its report that the dialog is on screen can run
+    // the did-present closure here while it keeps the dialog shown. Cancelling this task cancels
+    // the child: the presenter answers with a dismissal.
+    async let presented: Void = reports.answer(await presenter.present(request))
+    var answer: DialogAnswer
+    repeat {
+      switch await reports.next() {
+      case .presented:
+        await runDidPresent()
+        continue
+      case .answered(let given):
+        answer = given
+      }
+      break
+    } while true
+    await presented
+    await runDidPresent()  // a presenter that never reported it: did-present still comes first
+    return await finish(answer, request: request)
   }
 
-  /// Resolves the answer, takes every closure out under the lock, then runs the chosen
-  /// button's action and the whole-dialog handler outside it.
-  private func finish(_ answer: DialogAnswer, request: DialogRequest) -> DialogResult {
+  /// Runs the did-present closure, the first time only.
+  private func runDidPresent() async {
+    let didPresent = state.withLock { state in
+      defer { state.didPresent = nil }
+      return state.didPresent
+    }
+    if let didPresent { await didPresent() }
+    withExtendedLifetime(didPresent) {}
+  }
+
+  /// Resolves the answer, takes every closure out under the lock, then runs the chosen button's
+  /// action, the whole-dialog handler, will-dismiss and did-dismiss outside it.
+  private func finish(_ answer: DialogAnswer, request: DialogRequest) async -> DialogResult {
     let values: [String]
     let chosen: Int?
     let isDismissed: Bool
@@ -178,7 +261,7 @@ final class DialogCore: Sendable {
       textFieldValues: Self.normalized(values, count: request.textFields.count),
       isDismissed: isDismissed
     )
-    // Every closure is taken out and released after unlocking, not only the two that run: the
+    // Every closure is taken out and released after unlocking, not only those that run: the
     // captures of the actions not chosen and of the rule may be the last references to objects
     // whose deinit uses the dialog.
     let taken = state.withLock { state in
@@ -187,11 +270,23 @@ final class DialogCore: Sendable {
         for index in state.buttons.indices { state.buttons[index].action = nil }
         state.validation = nil
         state.handler = nil
+        state.willDismiss = nil
+        state.didDismiss = nil
       }
-      return (actions: state.buttons.map(\.action), validation: state.validation, handler: state.handler)
+      return (
+        actions: state.buttons.map(\.action), validation: state.validation, handler: state.handler,
+        willDismiss: state.willDismiss, didDismiss: state.didDismiss
+      )
     }
-    chosen.flatMap { taken.actions[$0] }?(result)
-    taken.handler?(result)
+    let index = chosen ?? DialogResult.dismissedIndex
+    if let action = chosen.flatMap({ taken.actions[$0] }) { await action(result) }
+    switch taken.handler {
+    case .result(let handler): await handler(result)
+    case .index(let handler): await handler(index)
+    case nil: break
+    }
+    if let willDismiss = taken.willDismiss { await willDismiss(index) }
+    if let didDismiss = taken.didDismiss { await didDismiss(index) }
     withExtendedLifetime(taken) {}
     return result
   }
@@ -200,5 +295,70 @@ final class DialogCore: Sendable {
   private static func normalized(_ values: [String], count: Int) -> [String] {
     if values.count == count { return values }
     return (0..<count).map { $0 < values.count ? values[$0] : "" }
+  }
+}
+
+/// What a presenter reports to the dialog while it presents: the dialog is on screen (any number
+/// of times; the dialog acts on the first), then the answer (once).
+final class DialogReports: Sendable {
+  /// One report.
+  enum Report: Sendable {
+    /// The presenter has shown the dialog.
+    case presented
+    /// The presenter has answered.
+    case answered(DialogAnswer)
+  }
+
+  /// The reports not read yet and the reader waiting for one.
+  private struct State {
+    /// Reports in arrival order.
+    var queue: [Report] = []
+    /// Whether `.presented` was queued already.
+    var hasPresented = false
+    /// The reader suspended in ``next()``.
+    var waiter: CheckedContinuation<Report, Never>?
+
+    /// Hands `report` to the waiting reader (returned, to be resumed after unlocking), or
+    /// queues it.
+    mutating func enqueue(_ report: Report) -> CheckedContinuation<Report, Never>? {
+      if let waiter {
+        self.waiter = nil
+        return waiter
+      }
+      queue.append(report)
+      return nil
+    }
+  }
+
+  private let state = Locked(State())
+
+  /// Reports that the dialog is on screen; only the first call counts.
+  func presented() {
+    let waiter = state.withLock { state -> CheckedContinuation<Report, Never>? in
+      guard !state.hasPresented else { return nil }
+      state.hasPresented = true
+      return state.enqueue(.presented)
+    }
+    waiter?.resume(returning: .presented)
+  }
+
+  /// Reports the answer.
+  func answer(_ answer: DialogAnswer) {
+    let waiter = state.withLock { $0.enqueue(.answered(answer)) }
+    waiter?.resume(returning: .answered(answer))
+  }
+
+  /// The next report; waits for it, and ignores cancellation (the answer always comes).
+  func next() async -> Report {
+    await withCheckedContinuation { continuation in
+      let report = state.withLock { state -> Report? in
+        if state.queue.isEmpty {
+          state.waiter = continuation
+          return nil
+        }
+        return state.queue.removeFirst()
+      }
+      if let report { continuation.resume(returning: report) }
+    }
   }
 }

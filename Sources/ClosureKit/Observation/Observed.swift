@@ -81,7 +81,7 @@ public final class Observed<Value: Sendable>: Sendable {
     @inlinable set { storage.write(newValue) }
   }
 
-  /// The box itself, so that `$name` offers ``observe(options:on:_:)`` and ``modify(_:)``.
+  /// The box itself, so that `$name` offers ``observe(options:on:_:)-(_,Delivery,_)`` and ``modify(_:)``.
   ///
   /// ```swift
   /// settings.$theme.observe { print("theme:", $0.newValue!) }

@@ -92,6 +92,7 @@ struct TerminalSession {
   private func runLines() -> DialogAnswer {
     printHeader()
     for (index, button) in request.buttons.enumerated() { io.emit("  \(index + 1)) \(button.title)\n") }
+    request.reportPresented()  // the dialog is on screen: its did-present closure may run
     var values = emptyValues
     var needsText = !request.textFields.isEmpty
     let count = request.buttons.count
@@ -157,6 +158,7 @@ struct TerminalSession {
 
   private func runRaw() -> DialogAnswer {
     printHeader()
+    request.reportPresented()  // the dialog is on screen: its did-present closure may run
     var values = emptyValues
     while true {
       for index in request.textFields.indices {

@@ -1,6 +1,8 @@
 // Stub of UIKit for type-checking ClosureKitUIKit on Linux only. Written from Apple's
-// documentation of the iOS 18 SDK: the classes, methods, nullability, Swift names and main-actor
-// annotations that the layer uses, nothing more. NS_SWIFT_NAME on a property restores the Swift
+// documentation of the iOS 18 SDK (developer.apple.com/documentation/uikit, the Swift declaration
+// of each symbol and its Objective-C selector): the classes, methods, nullability, Swift names and
+// main-actor annotations that the layer uses, and what a screen written against it uses (the
+// code blocks of UIKit.md and of the layer's doc comments, the client files in Usage/). NS_SWIFT_NAME on a property restores the Swift
 // name that UIKit.apinotes gives it in Apple's SDK, where the importer would otherwise prune it. Never compiled into anything that runs.
 #pragma once
 #import <Foundation/Foundation.h>
@@ -12,10 +14,16 @@ NS_ASSUME_NONNULL_BEGIN
 NS_SWIFT_SENDABLE
 @interface UIImage : NSObject
 + (nullable UIImage *)imageNamed:(NSString *)name;
+// `init?(systemName name: String)`, iOS 13 (UIKit.apinotes names it in Apple's SDK).
++ (nullable UIImage *)systemImageNamed:(NSString *)name NS_SWIFT_NAME(init(systemName:));
 @end
 
 NS_SWIFT_UI_ACTOR
 @interface UIResponder : NSObject
+// `@discardableResult func becomeFirstResponder() -> Bool`, as every imported method returning BOOL.
+- (BOOL)becomeFirstResponder;
+- (BOOL)resignFirstResponder;
+@property (nonatomic, readonly) BOOL isFirstResponder;
 @end
 
 NS_SWIFT_UI_ACTOR
@@ -79,7 +87,15 @@ NS_SWIFT_UI_ACTOR
 @interface UIView : UIResponder <NSCoding>
 - (instancetype)initWithFrame:(CGRect)frame NS_DESIGNATED_INITIALIZER;
 - (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
+@property (nonatomic) CGRect frame;
 @property (nonatomic) CGRect bounds;
+@property (nonatomic) CGPoint center;
+@property (nonatomic, getter=isHidden) BOOL hidden;
+@property (nonatomic) CGFloat alpha;
+@property (nullable, nonatomic, readonly) UIView *superview NS_SWIFT_NAME(superview);
+@property (nonatomic, readonly, copy) NSArray<__kindof UIView *> *subviews;
+- (void)addSubview:(UIView *)view;
+- (void)removeFromSuperview;
 @property (nonatomic, getter=isUserInteractionEnabled) BOOL userInteractionEnabled;
 @property (nullable, nonatomic, copy) NSArray<__kindof UIGestureRecognizer *> *gestureRecognizers NS_SWIFT_NAME(gestureRecognizers);
 - (void)addGestureRecognizer:(UIGestureRecognizer *)gestureRecognizer;
@@ -118,8 +134,78 @@ NS_SWIFT_UI_ACTOR
 - (void)sendActionsForControlEvents:(UIControlEvents)controlEvents;
 @end
 
+// `.normal` (zero) imports as unavailable here ("use [] to construct an empty option set"); Apple's
+// SDK keeps it usable. Code checked against this stub writes `[]` or another state.
+typedef NS_OPTIONS(NSUInteger, UIControlState) {
+  UIControlStateNormal = 0,
+  UIControlStateHighlighted = 1 << 0,
+  UIControlStateDisabled = 1 << 1,
+  UIControlStateSelected = 1 << 2,
+  UIControlStateFocused = 1 << 3,
+  UIControlStateApplication = 0x00FF0000,
+  UIControlStateReserved = 0xFF000000
+} NS_SWIFT_NAME(UIControl.State);
+
+typedef NS_ENUM(NSInteger, UIButtonType) {
+  UIButtonTypeCustom = 0,
+  UIButtonTypeSystem,
+  UIButtonTypeDetailDisclosure,
+  UIButtonTypeInfoLight,
+  UIButtonTypeInfoDark,
+  UIButtonTypeContactAdd,
+  UIButtonTypePlain,
+  UIButtonTypeClose = 7,
+  UIButtonTypeRoundedRect = UIButtonTypeSystem
+} NS_SWIFT_NAME(UIButton.ButtonType);
+
 NS_SWIFT_UI_ACTOR
 @interface UIButton : UIControl
+// `convenience init(type buttonType: UIButton.ButtonType)`.
++ (instancetype)buttonWithType:(UIButtonType)buttonType;
+@property (nonatomic, readonly) UIButtonType buttonType;
+- (void)setTitle:(nullable NSString *)title forState:(UIControlState)state;
+- (nullable NSString *)titleForState:(UIControlState)state;
+- (void)setImage:(nullable UIImage *)image forState:(UIControlState)state;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UILabel : UIView
+@property (nullable, nonatomic, copy) NSString *text;
+@property (nonatomic) NSInteger numberOfLines;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIImageView : UIView
+- (instancetype)initWithImage:(nullable UIImage *)image;
+@property (nullable, nonatomic, strong) UIImage *image;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UISlider : UIControl
+@property (nonatomic) float value;
+@property (nonatomic) float minimumValue;
+@property (nonatomic) float maximumValue;
+- (void)setValue:(float)value animated:(BOOL)animated;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UISwitch : UIControl
+@property (nonatomic, getter=isOn) BOOL on;
+- (void)setOn:(BOOL)on animated:(BOOL)animated;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIRefreshControl : UIControl
+@property (nonatomic, readonly, getter=isRefreshing) BOOL refreshing;
+- (void)beginRefreshing;
+- (void)endRefreshing;
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIScrollView : UIView
+@property (nonatomic) CGPoint contentOffset;
+@property (nonatomic) CGSize contentSize;
+@property (nullable, nonatomic, strong) UIRefreshControl *refreshControl;
 @end
 
 @class UITextField;
@@ -223,12 +309,28 @@ NS_SWIFT_UI_ACTOR
 @class UINavigationController;
 
 NS_SWIFT_UI_ACTOR
+@interface UINavigationItem : NSObject <NSCoding>
+- (instancetype)initWithTitle:(NSString *)title NS_DESIGNATED_INITIALIZER;
+- (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
+@property (nullable, nonatomic, copy) NSString *title;
+@property (nullable, nonatomic, strong) UIBarButtonItem *leftBarButtonItem;
+@property (nullable, nonatomic, strong) UIBarButtonItem *rightBarButtonItem;
+@property (nullable, nonatomic, copy) NSArray<UIBarButtonItem *> *rightBarButtonItems;
+@end
+
+NS_SWIFT_UI_ACTOR
 @interface UIViewController : UIResponder <NSCoding>
 - (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil
                          bundle:(nullable id)nibBundleOrNil NS_DESIGNATED_INITIALIZER;
 - (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
 @property (null_resettable, nonatomic, strong) UIView *view;
 @property (nullable, nonatomic, copy) NSString *title;
+@property (nonatomic, readonly, strong) UINavigationItem *navigationItem;
+- (void)viewDidLoad;
+- (void)viewWillAppear:(BOOL)animated;
+- (void)viewDidAppear:(BOOL)animated;
+- (void)viewWillDisappear:(BOOL)animated;
+- (void)viewDidDisappear:(BOOL)animated;
 @property (nullable, nonatomic, readonly) UIViewController *presentedViewController NS_SWIFT_NAME(presentedViewController);
 @property (nullable, nonatomic, readonly) UIViewController *presentingViewController NS_SWIFT_NAME(presentingViewController);
 @property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController NS_SWIFT_NAME(navigationController);
