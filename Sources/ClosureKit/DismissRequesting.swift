@@ -72,16 +72,23 @@ final class OwnedDismissRequestHandler<Owner: AnyObject & Sendable, Presented: A
 /// The key under which a presented object stores its ``DismissRequestHandler``.
 let dismissRequestKey = AssociatedKey<DismissRequestHandler>()
 
-/// A weak reference to the presented object, for the token that removes its handler.
+/// What the token of ``DismissRequesting/onDismissRequest(_:)`` refers to: the presented object
+/// and the closure it registered, both weakly. A released closure can never be confused with a
+/// later one at the same address: its weak reference reads `nil` from the moment it is released.
 ///
-/// `@unchecked Sendable`: the reference is only loaded (weak loads are atomic) and handed to the
-/// association table as an identity; no member of the object is touched through it.
-final class WeakPresented: @unchecked Sendable {
+/// `@unchecked Sendable`: the references are only loaded (weak loads are atomic); the presented
+/// object is handed to the association table as an identity, and the closure is only compared by
+/// identity, never called, through them.
+final class DismissRequestToken: @unchecked Sendable {
   /// The presented object, `nil` once it is deallocated.
-  weak var object: AnyObject?
+  weak var presented: AnyObject?
+  /// The registered closure, `nil` once it is released (replaced, removed, or released with the
+  /// presented object).
+  weak var handler: DismissRequestHandler?
 
-  init(_ object: AnyObject) {
-    self.object = object
+  init(presented: AnyObject, handler: DismissRequestHandler) {
+    self.presented = presented
+    self.handler = handler
   }
 }
 
@@ -150,11 +157,15 @@ extension DismissRequesting {
   }
 
   /// Stores `registered` on this object; the token removes it if it is still the current one.
+  ///
+  /// The token refers to both weakly: it must not keep the closure (and what it captured) alive
+  /// once the closure is replaced, released with this object, or released after its owner died.
+  @inline(never)
   private func register(_ registered: DismissRequestHandler) -> Subscription {
+    let token = DismissRequestToken(presented: self, handler: registered)
     dismissRequestKey.setValue(registered, for: self)
-    let presented = WeakPresented(self)
     return Subscription {
-      guard let object = presented.object else { return }
+      guard let object = token.presented, let registered = token.handler else { return }
       dismissRequestKey.update(for: object) { current in current === registered ? nil : current }
     }
   }
