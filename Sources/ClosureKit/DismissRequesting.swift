@@ -105,7 +105,8 @@ extension DismissRequesting {
   ///
   /// > Important: The closure is stored on this object and released when the object is
   /// > deallocated (on Linux: see ``AssociatedKey`` for when), when the token is cancelled, or when
-  /// > another closure replaces it. Do not capture this object in it: it is passed in.
+  /// > another closure replaces it; a token you keep does not keep it alive. Do not capture this
+  /// > object in it: it is passed in.
   @discardableResult
   public func onDismissRequest(_ handler: @escaping @Sendable (Self) -> Void) -> Subscription {
     register(TypedDismissRequestHandler<Self>(handler))
@@ -126,7 +127,7 @@ extension DismissRequesting {
   ///
   /// > Important: Replaces any earlier closure. The closure is released with this object, when
   /// > the token is cancelled, when it is replaced, or at the first ``requestDismiss()`` after the
-  /// > owner died.
+  /// > owner died; a token you keep does not keep it alive.
   @discardableResult
   public func onDismissRequest<Owner: AnyObject & Sendable>(
     owner: Owner,

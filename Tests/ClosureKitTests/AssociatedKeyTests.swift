@@ -329,10 +329,11 @@ final class ReadsInDeinit {
       let probe = Tracked("probe")
       while !(50...51).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
       // The entry just behind the cursor dies: the sweep must wrap around to reach it, while
-      // every access adds an entry at the end. (No entry was removed, so entries are in order.)
-      let victim = table.sweepCursor - 1
-      weak let released = table.value(for: objects[victim], key: 1)
-      objects.remove(at: victim)
+      // every access adds an entry.
+      let victim = table.object(at: table.sweepCursor - 1).map(ObjectIdentifier.init)
+      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
+      weak let released = table.value(for: objects[index], key: 1)
+      objects.remove(at: index)
       #expect(released != nil)
       let bound = table.count
       var added: [Tracked] = []
@@ -350,10 +351,12 @@ final class ReadsInDeinit {
       var objects: [Tracked] = (0..<200).map { Tracked("object \($0)") }
       for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
       let probe = Tracked("probe")
-      for _ in 0..<60 { _ = table.value(for: probe, key: 1) }  // cursor at 120
+      while !(120...121).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
       // The last entry is the one that dies; removals behind the cursor move it around.
-      weak let released = table.value(for: objects[199], key: 1)
-      objects.removeLast()
+      let victim = table.object(at: table.count - 1).map(ObjectIdentifier.init)
+      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
+      weak let released = table.value(for: objects[index], key: 1)
+      objects.remove(at: index)
       for object in objects[0..<50] { table.setValue(nil, for: object, key: 1) }
       let bound = table.count
       for _ in 0..<bound { _ = table.value(for: probe, key: 1) }

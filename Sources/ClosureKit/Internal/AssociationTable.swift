@@ -39,6 +39,11 @@ package final class AssociationTable: Sendable {
     state.withLock { $0.cursor }
   }
 
+  /// The object of the entry at `index` in sweep order, `nil` if it is dead (for tests).
+  package func object(at index: Int) -> AnyObject? {
+    state.withLock { $0.entries[index].object }
+  }
+
   /// The value for `key` on `object`, if `object` is the live object it was set for.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
     var garbage = Garbage()
