@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An object that can ask whoever presented it to dismiss it.
 ///
 /// The presenter, not the presented object, decides how a screen (or a sheet, a dialog, a child
@@ -23,6 +25,10 @@ public protocol DismissRequesting: AnyObject {}
 ///
 /// `@unchecked Sendable`: immutable; its one subclass adds only a `let` of a `@Sendable` closure.
 class DismissRequestHandler: @unchecked Sendable {
+  /// Identifies this registration for its token: unique in the process, never reused (a 64-bit
+  /// count), so a token never mistakes a later closure for its own, even at a reused address.
+  let id = nextDismissRequestID.wrappingAdd(1, ordering: .relaxed).newValue
+
   /// Runs the presenter's closure with the presented object; `false` if its owner is gone.
   func run(_ presented: AnyObject) -> Bool {
     false
@@ -72,23 +78,19 @@ final class OwnedDismissRequestHandler<Owner: AnyObject & Sendable, Presented: A
 /// The key under which a presented object stores its ``DismissRequestHandler``.
 let dismissRequestKey = AssociatedKey<DismissRequestHandler>()
 
-/// What the token of ``DismissRequesting/onDismissRequest(_:)`` refers to: the presented object
-/// and the closure it registered, both weakly. A released closure can never be confused with a
-/// later one at the same address: its weak reference reads `nil` from the moment it is released.
-///
-/// `@unchecked Sendable`: the references are only loaded (weak loads are atomic); the presented
-/// object is handed to the association table as an identity, and the closure is only compared by
-/// identity, never called, through them.
-final class DismissRequestToken: @unchecked Sendable {
-  /// The presented object, `nil` once it is deallocated.
-  weak var presented: AnyObject?
-  /// The registered closure, `nil` once it is released (replaced, removed, or released with the
-  /// presented object).
-  weak var handler: DismissRequestHandler?
+/// The last ``DismissRequestHandler/id`` handed out.
+let nextDismissRequestID = Atomic<UInt64>(0)
 
-  init(presented: AnyObject, handler: DismissRequestHandler) {
-    self.presented = presented
-    self.handler = handler
+/// A weak reference to the presented object, for the token that removes its handler.
+///
+/// `@unchecked Sendable`: the reference is only loaded (weak loads are atomic) and handed to the
+/// association table as an identity; no member of the object is touched through it.
+final class WeakPresented: @unchecked Sendable {
+  /// The presented object, `nil` once it is deallocated.
+  weak var object: AnyObject?
+
+  init(_ object: AnyObject) {
+    self.object = object
   }
 }
 
@@ -159,15 +161,16 @@ extension DismissRequesting {
 
   /// Stores `registered` on this object; the token removes it if it is still the current one.
   ///
-  /// The token refers to both weakly: it must not keep the closure (and what it captured) alive
-  /// once the closure is replaced, released with this object, or released after its owner died.
-  @inline(never)
+  /// The token holds this object weakly and the closure not at all, only its ``id``: it must not
+  /// keep the closure (and what it captured) alive once the closure is replaced, released with
+  /// this object, or released after its owner died.
   private func register(_ registered: DismissRequestHandler) -> Subscription {
-    let token = DismissRequestToken(presented: self, handler: registered)
     dismissRequestKey.setValue(registered, for: self)
+    let presented = WeakPresented(self)
+    let id = registered.id
     return Subscription {
-      guard let object = token.presented, let registered = token.handler else { return }
-      dismissRequestKey.update(for: object) { current in current === registered ? nil : current }
+      guard let object = presented.object else { return }
+      dismissRequestKey.update(for: object) { current in current?.id == id ? nil : current }
     }
   }
 }

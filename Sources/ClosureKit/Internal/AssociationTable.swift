@@ -60,9 +60,6 @@ package final class AssociationTable: Sendable {
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    // Not `update(for:key:) { _ in value }`: the compiler's escape analysis misses a value that
-    // escapes as a closure's result, and then warns that a weak reference to an object just set
-    // here "will always be nil" (`DismissRequestToken`, Swift 6.3.1).
     var garbage = Garbage()
     var swept = Swept()
     let slot = Slot(object: ObjectIdentifier(object), key: key)
