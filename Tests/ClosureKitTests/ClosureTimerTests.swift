@@ -693,3 +693,26 @@ extension ManualClock {
     #expect(calls.values == ["once", "every 1"])
   }
 }
+
+/// Whether this process may give a thread the priority Dispatch gives user-initiated work (on
+/// Linux it needs `CAP_SYS_NICE` or a permissive `RLIMIT_NICE`), tried on a throwaway thread;
+/// `false` where the nice value cannot be read (Apple platforms schedule by QoS class).
+private let canRaiseThreadPriority =
+  SchedulerThreadPriority.currentThreadNice() != nil && SchedulerThreadPriority.isRaisingPermitted()
+
+@Suite struct ClosureTimerPriorityTests {
+  /// Under load, the one scheduler thread at the default priority lost most ticks of 1,000 10 ms
+  /// timers that Dispatch's user-initiated timers kept (see the Timers article): it now runs at
+  /// the priority Dispatch gives that work.
+  @Test(.enabled(if: canRaiseThreadPriority, "this process may not raise a thread's priority (Linux: CAP_SYS_NICE)"))
+  func theSchedulerThreadRunsAtTheUserInitiatedPriorityOfDispatch() async {
+    let nice = Mutex<Int32?>(nil)
+    let called = Expectation()
+    ClosureTimer.schedule(after: .milliseconds(1)) { _ in
+      nice.withLock { $0 = SchedulerThreadPriority.currentThreadNice() }
+      called.fulfill()
+    }
+    #expect(await called.wait(timeout: .seconds(10)))
+    #expect(nice.withLock { $0 } == SchedulerThreadPriority.userInitiatedNice)
+  }
+}

@@ -8,6 +8,7 @@ let suites: [Suite] = [
   profileAddCancelSuite,
   observationSuite,
   timersSuite,
+  timersLoadSuite,
   delegatesSuite,
   networkSuite,
   associatedSuite,
