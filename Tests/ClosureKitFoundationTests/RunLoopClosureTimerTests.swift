@@ -133,7 +133,8 @@ private enum TimerEnding: Sendable, Codable {
 
 /// Runs `threads` threads that each schedule a 1 ms run-loop timer on their own run loop, run it
 /// until the timer has fired, end the timer as `ending` says and exit. Then waits (5 s at most)
-/// until the process has no more descriptors open than before, and returns how many more it has.
+/// until the process has no more descriptors open than before, and returns how many more it has
+/// (zero or less: the process may also have closed one of its own meanwhile).
 ///
 /// Each CoreFoundation run loop on Linux holds 3 descriptors (an epoll instance, an eventfd for
 /// wake-ups and a timerfd) until it is deallocated: a run loop kept past its thread's exit shows
@@ -209,19 +210,19 @@ struct RunLoopClosureTimerDescriptorTests {
   @Test(.timeLimit(.minutes(2)))
   func aTimerInvalidatedOnAThreadThatExitsLeavesNoDescriptorOpen() async {
     let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndDropped)
-    #expect(left == 0)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
   }
 
   @Test(.timeLimit(.minutes(2)))
   func aKeptInvalidatedTimerDoesNotKeepItsExitedThreadsRunLoop() async {
     let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndKept)
-    #expect(left == 0)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
   }
 
   @Test(.timeLimit(.minutes(2)))
   func aTimerLeftScheduledDoesNotKeepItsExitedThreadsRunLoop() async {
     let left = await descriptorsLeftInAChildProcess(ending: .leftScheduled)
-    #expect(left == 0)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
   }
 }
 
