@@ -1,3 +1,5 @@
+import Synchronization
+
 /// An object that can ask whoever presented it to dismiss it.
 ///
 /// The presenter, not the presented object, decides how a screen (or a sheet, a dialog, a child
@@ -23,6 +25,10 @@ public protocol DismissRequesting: AnyObject {}
 ///
 /// `@unchecked Sendable`: immutable; its one subclass adds only a `let` of a `@Sendable` closure.
 class DismissRequestHandler: @unchecked Sendable {
+  /// Identifies this registration for its token: unique in the process, never reused (a 64-bit
+  /// count), so a token never mistakes a later closure for its own, even at a reused address.
+  let id = nextDismissRequestID.wrappingAdd(1, ordering: .relaxed).newValue
+
   /// Runs the presenter's closure with the presented object; `false` if its owner is gone.
   func run(_ presented: AnyObject) -> Bool {
     false
@@ -72,6 +78,9 @@ final class OwnedDismissRequestHandler<Owner: AnyObject & Sendable, Presented: A
 /// The key under which a presented object stores its ``DismissRequestHandler``.
 let dismissRequestKey = AssociatedKey<DismissRequestHandler>()
 
+/// The last ``DismissRequestHandler/id`` handed out.
+let nextDismissRequestID = Atomic<UInt64>(0)
+
 /// A weak reference to the presented object, for the token that removes its handler.
 ///
 /// `@unchecked Sendable`: the reference is only loaded (weak loads are atomic) and handed to the
@@ -98,7 +107,8 @@ extension DismissRequesting {
   ///
   /// > Important: The closure is stored on this object and released when the object is
   /// > deallocated (on Linux: see ``AssociatedKey`` for when), when the token is cancelled, or when
-  /// > another closure replaces it. Do not capture this object in it: it is passed in.
+  /// > another closure replaces it; a token you keep does not keep it alive. Do not capture this
+  /// > object in it: it is passed in.
   @discardableResult
   public func onDismissRequest(_ handler: @escaping @Sendable (Self) -> Void) -> Subscription {
     register(TypedDismissRequestHandler<Self>(handler))
@@ -119,7 +129,7 @@ extension DismissRequesting {
   ///
   /// > Important: Replaces any earlier closure. The closure is released with this object, when
   /// > the token is cancelled, when it is replaced, or at the first ``requestDismiss()`` after the
-  /// > owner died.
+  /// > owner died; a token you keep does not keep it alive.
   @discardableResult
   public func onDismissRequest<Owner: AnyObject & Sendable>(
     owner: Owner,
@@ -150,12 +160,17 @@ extension DismissRequesting {
   }
 
   /// Stores `registered` on this object; the token removes it if it is still the current one.
+  ///
+  /// The token holds this object weakly and the closure not at all, only its ``id``: it must not
+  /// keep the closure (and what it captured) alive once the closure is replaced, released with
+  /// this object, or released after its owner died.
   private func register(_ registered: DismissRequestHandler) -> Subscription {
     dismissRequestKey.setValue(registered, for: self)
     let presented = WeakPresented(self)
+    let id = registered.id
     return Subscription {
       guard let object = presented.object else { return }
-      dismissRequestKey.update(for: object) { current in current === registered ? nil : current }
+      dismissRequestKey.update(for: object) { current in current?.id == id ? nil : current }
     }
   }
 }

@@ -109,6 +109,123 @@ private func onRunLoopThread(
   }
 }
 
+/// Where Linux lists this process's open file descriptors; other systems have no such directory.
+private let descriptorDirectory = "/proc/self/fd"
+
+/// Whether ``openDescriptorCount()`` can count (Linux).
+private let canCountDescriptors = FileManager.default.fileExists(atPath: descriptorDirectory)
+
+/// The number of file descriptors this process has open.
+private func openDescriptorCount() -> Int {
+  (try? FileManager.default.contentsOfDirectory(atPath: descriptorDirectory).count) ?? 0
+}
+
+/// What each thread of ``descriptorsLeftByRunLoopTimerThreads(_:ending:)`` does with its timer
+/// before it exits.
+private enum TimerEnding: Sendable, Codable {
+  /// Invalidated on the thread, then dropped.
+  case invalidatedAndDropped
+  /// Invalidated on the thread, and kept (returned to the caller) past the thread's exit.
+  case invalidatedAndKept
+  /// Left scheduled when the thread exits, and dropped.
+  case leftScheduled
+}
+
+/// Runs `threads` threads that each schedule a 1 ms run-loop timer on their own run loop, run it
+/// until the timer has fired, end the timer as `ending` says and exit. Then waits (5 s at most)
+/// until the process has no more descriptors open than before, and returns how many more it has
+/// (zero or less: the process may also have closed one of its own meanwhile).
+///
+/// Each CoreFoundation run loop on Linux holds 3 descriptors (an epoll instance, an eventfd for
+/// wake-ups and a timerfd) until it is deallocated: a run loop kept past its thread's exit shows
+/// up as 3 descriptors. One thread runs first as a warm-up, so that what Foundation opens once
+/// per process is not counted.
+private func descriptorsLeftByRunLoopTimerThreads(_ threads: Int, ending: TimerEnding) async -> Int {
+  let kept = Mutex<[ClosureTimer]>([])
+  func runThreads(_ count: Int) async -> Bool {
+    let finished = ClosureKitTesting.Expectation(count: count)
+    for _ in 0..<count {
+      Thread {
+        let runLoop = RunLoop.current
+        let fired = Mutex(false)
+        let timer = ClosureTimer.schedule(every: .milliseconds(1), in: runLoop) { _ in
+          fired.withLock { $0 = true }
+        }
+        let deadline = Date(timeIntervalSinceNow: 5)
+        while !fired.withLock({ $0 }), Date() < deadline {
+          _ = runLoop.run(mode: .default, before: Date(timeIntervalSinceNow: 0.05))
+        }
+        switch ending {
+        case .invalidatedAndDropped: timer.invalidate()
+        case .invalidatedAndKept:
+          timer.invalidate()
+          kept.withLock { $0.append(timer) }
+        case .leftScheduled: break
+        }
+        finished.fulfill()
+      }.start()
+    }
+    return await finished.wait(timeout: .seconds(30))
+  }
+  /// Waits until at most `limit` descriptors are open (the exited threads' run loops are freed
+  /// after their threads signal), checking every 5 ms, for 5 s at most.
+  func settle(atMost limit: Int) async {
+    let settled = ClosureKitTesting.Expectation()
+    let check = ClosureTimer.schedule(every: .milliseconds(5)) { timer in
+      if openDescriptorCount() <= limit {
+        settled.fulfill()
+        timer.invalidate()
+      }
+    }
+    _ = await settled.wait(timeout: .seconds(5))
+    check.invalidate()
+  }
+  let warmUp = openDescriptorCount()
+  guard await runThreads(1) else { return Int.max }
+  await settle(atMost: warmUp)
+  let before = openDescriptorCount()
+  guard await runThreads(threads) else { return Int.max }
+  await settle(atMost: before)
+  let left = openDescriptorCount() - before
+  withExtendedLifetime(kept) {}
+  return left
+}
+
+/// Runs ``descriptorsLeftByRunLoopTimerThreads(_:ending:)`` with 16 threads in a child process
+/// (so that no other test opens or closes descriptors meanwhile) and returns its result; `nil` if
+/// the child failed.
+private func descriptorsLeftInAChildProcess(ending: TimerEnding) async -> Int? {
+  let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [ending] in
+    print("descriptors left:", await descriptorsLeftByRunLoopTimerThreads(16, ending: ending))
+  }
+  let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+  guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("descriptors left:") }) else { return nil }
+  return Int(line.dropFirst("descriptors left:".count).trimmingCharacters(in: .whitespaces))
+}
+
+/// Run-loop timers and file descriptors: each test runs in a child process, so that no other test
+/// opens or closes descriptors while it counts.
+@Suite(.enabled(if: canCountDescriptors, "counts open descriptors in /proc/self/fd, which only Linux has"))
+struct RunLoopClosureTimerDescriptorTests {
+  @Test(.timeLimit(.minutes(2)))
+  func aTimerInvalidatedOnAThreadThatExitsLeavesNoDescriptorOpen() async {
+    let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndDropped)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
+  }
+
+  @Test(.timeLimit(.minutes(2)))
+  func aKeptInvalidatedTimerDoesNotKeepItsExitedThreadsRunLoop() async {
+    let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndKept)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
+  }
+
+  @Test(.timeLimit(.minutes(2)))
+  func aTimerLeftScheduledDoesNotKeepItsExitedThreadsRunLoop() async {
+    let left = await descriptorsLeftInAChildProcess(ending: .leftScheduled)
+    #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
+  }
+}
+
 /// An object whose deallocation a test can observe through a `weak` reference.
 private final class TimerCapture: Sendable {
   let name = "tracked"

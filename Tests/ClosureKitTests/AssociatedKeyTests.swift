@@ -244,6 +244,84 @@ final class ReadsInDeinit {
       }
     }
 
+    /// The issue's case: 1,000 entries, 400 of them looked up (which moves the sweep past them),
+    /// then those 400 objects die. Took 1,374 accesses before the fix; the bound is 1,000.
+    @Test func objectsThatDieJustBehindTheSweepAreReleasedWithinAsManyAccessesAsTheTableHasEntries() {
+      let table = AssociationTable()
+      var objects: [Tracked] = (0..<1_000).map { Tracked("object \($0)") }
+      for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
+      let values = objects[..<400].map { WeakTracked(table.value(for: $0, key: 1) as! Tracked) }
+      objects.removeFirst(400)
+      let bound = table.count
+      #expect(bound == 1_000)
+      let probe = Tracked("probe")
+      var accesses = 0
+      while values.contains(where: { $0.object != nil }), accesses <= 2 * bound {
+        _ = table.value(for: probe, key: 1)
+        accesses += 1
+      }
+      #expect(accesses <= bound, "the 400 values took \(accesses) accesses to be released")
+      #expect(table.count == 600)
+    }
+
+    /// Random lookups, writes, removals and deaths on a private table: every value whose object
+    /// died is released within as many accesses as the table had entries when the object died.
+    @Test(arguments: 1...12)
+    func everyDeadObjectsValueIsReleasedWithinTheBoundUnderRandomOperations(seed: Int) {
+      var generator = SplitMix64(seed: UInt64(seed))
+      let table = AssociationTable()
+      /// A value whose object died: the accesses left before the bound is broken.
+      struct Pending {
+        let value: WeakTracked
+        var accessesLeft: Int
+      }
+      var live: [Tracked] = []
+      var pending: [Pending] = []
+      var deaths = 0
+      var released = 0
+      let probe = Tracked("probe")
+      for step in 0..<6_000 {
+        let choice = Int.random(in: 0..<100, using: &generator)
+        switch choice {
+        case 0..<30:
+          let object = Tracked("object")
+          live.append(object)
+          table.setValue(Tracked("value"), for: object, key: UInt.random(in: 1...2, using: &generator))
+        case 30..<40 where !live.isEmpty:
+          let object = live.randomElement(using: &generator)!
+          table.setValue(Tracked("replacement"), for: object, key: 1)
+        case 40..<45 where !live.isEmpty:
+          table.setValue(nil, for: live.randomElement(using: &generator)!, key: 1)
+        case 45..<75 where !live.isEmpty:
+          _ = table.value(for: live.randomElement(using: &generator)!, key: 1)
+        case 75..<90:
+          _ = table.value(for: probe, key: 1)
+        default:
+          // Up to 20 objects die at once; their values are looked up (accesses) while they live.
+          var victims: [Tracked] = []
+          for _ in 0..<min(live.count, Int.random(in: 1...20, using: &generator)) {
+            victims.append(live.remove(at: Int.random(in: 0..<live.count, using: &generator)))
+          }
+          let values = victims.flatMap { victim in [1, 2].compactMap { table.value(for: victim, key: $0) as? Tracked } }
+          victims.removeAll()
+          // The bound counts the accesses after the deaths, with the table's size then.
+          let size = table.count
+          pending += values.map { Pending(value: WeakTracked($0), accessesLeft: size) }
+          deaths += values.count
+          continue
+        }
+        for index in pending.indices { pending[index].accessesLeft -= 1 }
+        released += pending.count
+        pending.removeAll { $0.value.object == nil }
+        released -= pending.count
+        if pending.contains(where: { $0.accessesLeft <= 0 }) {
+          Issue.record("seed \(seed) step \(step): a dead object's value outlived the bound")
+          return
+        }
+      }
+      #expect(deaths > 100 && released > 100, "too few deaths (\(deaths)) or releases (\(released)) to prove anything")
+    }
+
     @Test func insertionsDuringTheSweepDoNotDelayTheBound() {
       let table = AssociationTable()
       var objects: [Tracked] = (0..<100).map { Tracked("object \($0)") }
@@ -251,10 +329,11 @@ final class ReadsInDeinit {
       let probe = Tracked("probe")
       while !(50...51).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
       // The entry just behind the cursor dies: the sweep must wrap around to reach it, while
-      // every access adds an entry at the end. (No entry was removed, so entries are in order.)
-      let victim = table.sweepCursor - 1
-      weak let released = table.value(for: objects[victim], key: 1)
-      objects.remove(at: victim)
+      // every access adds an entry.
+      let victim = table.object(at: table.sweepCursor - 1).map(ObjectIdentifier.init)
+      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
+      weak let released = table.value(for: objects[index], key: 1)
+      objects.remove(at: index)
       #expect(released != nil)
       let bound = table.count
       var added: [Tracked] = []
@@ -272,10 +351,12 @@ final class ReadsInDeinit {
       var objects: [Tracked] = (0..<200).map { Tracked("object \($0)") }
       for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
       let probe = Tracked("probe")
-      for _ in 0..<60 { _ = table.value(for: probe, key: 1) }  // cursor at 120
+      while !(120...121).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
       // The last entry is the one that dies; removals behind the cursor move it around.
-      weak let released = table.value(for: objects[199], key: 1)
-      objects.removeLast()
+      let victim = table.object(at: table.count - 1).map(ObjectIdentifier.init)
+      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
+      weak let released = table.value(for: objects[index], key: 1)
+      objects.remove(at: index)
       for object in objects[0..<50] { table.setValue(nil, for: object, key: 1) }
       let bound = table.count
       for _ in 0..<bound { _ = table.value(for: probe, key: 1) }

@@ -100,6 +100,64 @@ final class SharedScreen: DismissRequesting, Sendable {}
     #expect(recorder.values == ["new"])
   }
 
+  // A held token (here in a bag) must not keep its closure alive: each way a closure ends below
+  // left it and its captures alive while the token was held, before the fix.
+
+  @Test func aReplacedClosureIsReleasedWhileItsTokenIsHeld() {
+    let screen = EditScreen()
+    let bag = SubscriptionBag()
+    weak var captured: Tracked?
+    do {
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest { _ in _ = tracked }.store(in: bag)
+    }
+    screen.onDismissRequest { _ in }.store(in: bag)
+    #expect(captured == nil)
+    #expect(bag.count == 2)
+  }
+
+  @Test func aClosureIsReleasedWithThePresentedObjectWhileItsTokenIsHeld() {
+    let bag = SubscriptionBag()
+    weak var captured: Tracked?
+    weak var weakScreen: EditScreen?
+    do {
+      let screen = EditScreen()
+      weakScreen = screen
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest { _ in _ = tracked }.store(in: bag)
+    }
+    #expect(weakScreen == nil)
+    sweepAssociations()
+    #expect(captured == nil)
+    bag.cancelAll()  // the presented object is gone: cancelling does nothing, and does not crash
+  }
+
+  @Test func anOwnerBoundClosureIsReleasedAtTheFirstRequestAfterItsOwnerDiedWhileItsTokenIsHeld() {
+    let screen = EditScreen()
+    let bag = SubscriptionBag()
+    weak var captured: Tracked?
+    do {
+      let presenter = Presenter()
+      let tracked = Tracked()
+      captured = tracked
+      screen.onDismissRequest(owner: presenter) { presenter, _ in presenter.close(tracked.name) }.store(in: bag)
+    }
+    #expect(!screen.requestDismiss())
+    #expect(captured == nil)
+  }
+
+  @Test func aHeldTokenOfAReplacedClosureDoesNotRemoveItsSuccessor() {
+    let screen = EditScreen()
+    let recorder = Recorder<String>()
+    let first = screen.onDismissRequest { _ in recorder.append("first") }
+    screen.onDismissRequest { _ in recorder.append("second") }
+    first.cancel()
+    #expect(screen.requestDismiss())
+    #expect(recorder.values == ["second"])
+  }
+
   @Test func cancellingTheTokenRemovesTheClosureButNotALaterOne() {
     let screen = EditScreen()
     let recorder = Recorder<String>()

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Foundation
 import Synchronization
@@ -226,4 +227,198 @@ func idleBenchmark(timers: Int) async {
   table.add("ClosureTimer", idle)
   table.print()
   print("  threads before scheduling ClosureTimers: \(before), while 10,000 are scheduled: \(after)")
+}
+
+// MARK: - Under load
+
+/// Threads that spin until stopped: the load of the "under load" rows, started and stopped by the
+/// benchmark itself so that the run is bounded and the load is the same for every row.
+final class BusyThreads: Sendable {
+  private let running = Atomic<Bool>(true)
+  private let stopped: Expectation
+
+  /// Starts `count` threads that each spin until ``stop()``.
+  init(count: Int) {
+    stopped = Expectation(count: max(count, 1))
+    if count == 0 { stopped.fulfill() }
+    for _ in 0..<count {
+      Thread { [self] in
+        var spins = 0
+        while running.load(ordering: .relaxed) { spins &+= 1 }
+        blackHole(spins)
+        stopped.fulfill()
+      }.start()
+    }
+  }
+
+  /// Stops the threads and waits until they have left their loops.
+  func stop() async {
+    running.store(false, ordering: .relaxed)
+    _ = await stopped.wait(timeout: .seconds(10))
+  }
+}
+
+/// What one timer's handler records: how many of its ticks its calls have stood for so far, so
+/// that each call's lateness is measured from the earliest tick it stands for (a call that
+/// coalesces missed ticks is as late as the first of them).
+///
+/// `@unchecked Sendable`: each instance is touched by one handler, whose calls never overlap
+/// (one serial queue, or the one scheduler thread).
+final class TickLog: @unchecked Sendable {
+  /// When tick 0 would have been (the schedule's start).
+  var anchor: ContinuousClock.Instant
+  /// Ticks the calls so far stood for.
+  var ticks = 0
+  /// Ticks coalesced into a call that stands for several.
+  var coalesced = 0
+
+  init(anchor: ContinuousClock.Instant) {
+    self.anchor = anchor
+  }
+}
+
+/// One row of the under-load table.
+struct LoadedRun {
+  var median = 0.0
+  var p99 = 0.0
+  var calls = 0
+  var coalesced = 0
+  var expected = 0
+}
+
+/// Lateness samples (µs from the earliest tick a call stands for) and coalesced ticks of many timers.
+final class LoadedLog: Sendable {
+  private let samples = Mutex<[Int64]>([])
+  private let coalesced = Atomic<Int>(0)
+
+  init(capacity: Int) {
+    samples.withLock { $0.reserveCapacity(capacity) }
+  }
+
+  /// Records a call at `now` that stands for `1 + skipped` ticks of the timer `log` describes.
+  func record(_ log: TickLog, skipped: Int, interval: Duration, now: ContinuousClock.Instant) {
+    let due = log.anchor + interval * (log.ticks + 1)
+    log.ticks += 1 + skipped
+    log.coalesced += skipped
+    let late = due.duration(to: now)
+    let nanos = Int64(late.components.seconds) * 1_000_000_000 + Int64(late.components.attoseconds / 1_000_000_000)
+    samples.withLock { $0.append(max(nanos, 0)) }
+    if skipped > 0 { coalesced.add(skipped, ordering: .relaxed) }
+  }
+
+  func run(expected: Int) -> LoadedRun {
+    let sorted = samples.withLock { $0.sorted() }
+    guard !sorted.isEmpty else { return LoadedRun(expected: expected) }
+    return LoadedRun(
+      median: Double(sorted[sorted.count / 2]) / 1e3,
+      p99: Double(sorted[min(sorted.count - 1, sorted.count * 99 / 100)]) / 1e3,
+      calls: sorted.count,
+      coalesced: coalesced.load(ordering: .relaxed),
+      expected: expected
+    )
+  }
+}
+
+/// 1,000 timers every 10 ms for 1 s while `busy` threads spin, ClosureTimer against one
+/// DispatchSourceTimer per timer on a serial queue, in the same run and under the same load.
+func loadedLatencyBenchmark(timers: Int, interval: Duration, duration: Duration, busy: Int, rounds: Int) async {
+  let clock = ContinuousClock()
+  let expected = timers * Int(duration / interval)
+  let load = BusyThreads(count: busy)
+  // Let the load settle in (the scheduler places the spinning threads first).
+  try? await Task.sleep(for: .milliseconds(200))
+
+  func dispatchRun(qos: DispatchQoS) async -> LoadedRun {
+    let log = LoadedLog(capacity: expected)
+    let queue = DispatchQueue(label: "bench.loaded.dispatch", qos: qos)
+    var sources: [any DispatchSourceTimer] = []
+    await paced(timers, over: interval) {
+      let source = DispatchSource.makeTimerSource(flags: [.strict], queue: queue)
+      let ticks = TickLog(anchor: clock.now)
+      source.setEventHandler { [source] in
+        log.record(ticks, skipped: Int(source.data) - 1, interval: interval, now: clock.now)
+      }
+      source.schedule(
+        deadline: .now() + .nanoseconds(interval.nanosecondsForBench),
+        repeating: .nanoseconds(interval.nanosecondsForBench), leeway: .nanoseconds(0))
+      source.activate()
+      sources.append(source)
+    }
+    try? await Task.sleep(for: duration)
+    for source in sources { source.cancel() }
+    queue.sync {}
+    return log.run(expected: expected)
+  }
+
+  func closureRun(delivery: Delivery) async -> LoadedRun {
+    let log = LoadedLog(capacity: expected)
+    var all: [ClosureTimer] = []
+    await paced(timers, over: interval) {
+      let ticks = TickLog(anchor: clock.now)
+      let timer = ClosureTimer(every: interval, on: delivery) { timer in
+        log.record(ticks, skipped: timer.skippedTickCount, interval: interval, now: clock.now)
+      }
+      timer.start()
+      if let next = timer.nextDeadline as? ContinuousClock.Instant { ticks.anchor = next - interval }
+      all.append(timer)
+    }
+    try? await Task.sleep(for: duration)
+    for timer in all { timer.invalidate() }
+    return log.run(expected: expected)
+  }
+
+  // Rounds in rotating order, so that a burst of outside load does not fall on one row only;
+  // each row reports the median of its rounds.
+  let names = [
+    "DispatchSourceTimer, queue .userInitiated", "DispatchSourceTimer, queue .default",
+    "ClosureTimer, .immediate", "ClosureTimer, .queue(.userInitiated)",
+  ]
+  let closureQueue = DispatchQueue(label: "bench.loaded.closure", qos: .userInitiated)
+  var runs = Array(repeating: [LoadedRun](), count: names.count)
+  for round in 0..<rounds {
+    for step in 0..<names.count {
+      let row = (round + step) % names.count
+      switch row {
+      case 0: runs[row].append(await dispatchRun(qos: .userInitiated))
+      case 1: runs[row].append(await dispatchRun(qos: .default))
+      case 2: runs[row].append(await closureRun(delivery: .immediate))
+      default: runs[row].append(await closureRun(delivery: .queue(closureQueue)))
+      }
+    }
+  }
+  await load.stop()
+
+  func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+  func lost(_ run: LoadedRun) -> Double { 100 * Double(run.coalesced) / Double(max(run.calls + run.coalesced, 1)) }
+  let label =
+    "under load (\(busy) busy threads): \(timers) timers every \(interval) for \(duration), median of \(rounds) rounds"
+  var medianTable = Table("\(label): median lateness from the earliest tick a call stands for", unit: "µs")
+  var p99Table = Table("\(label): p99 lateness", unit: "µs")
+  var lostTable = Table("\(label): ticks lost (coalesced into a later call)", unit: "%")
+  for (row, name) in names.enumerated() {
+    medianTable.add(name, median(runs[row].map(\.median)), baseline: row == 0)
+    p99Table.add(name, median(runs[row].map(\.p99)), baseline: row == 0)
+    lostTable.add(name, median(runs[row].map(lost)), baseline: row == 0)
+  }
+  medianTable.print()
+  p99Table.print()
+  lostTable.print()
+  for (row, name) in names.enumerated() {
+    let rounds = runs[row].map { String(format: "%.1f", lost($0)) }.joined(separator: ", ")
+    print("  ticks lost per round, \(name): \(rounds) %")
+  }
+}
+
+extension Duration {
+  /// Whole nanoseconds.
+  var nanosecondsForBench: Int {
+    Int(components.seconds) * 1_000_000_000 + Int(components.attoseconds / 1_000_000_000)
+  }
+}
+
+let timersLoadSuite = Suite(name: "timers-load") {
+  for busy in [0, 4] {
+    await loadedLatencyBenchmark(
+      timers: 1_000, interval: .milliseconds(10), duration: .seconds(1), busy: busy, rounds: 3)
+  }
 }

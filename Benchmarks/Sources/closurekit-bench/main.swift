@@ -9,6 +9,7 @@ let suites: [Suite] = [
   observedWriteProfileSuite,
   observationSuite,
   timersSuite,
+  timersLoadSuite,
   delegatesSuite,
   networkSuite,
   associatedSuite,

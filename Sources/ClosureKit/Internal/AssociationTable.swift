@@ -5,24 +5,24 @@
 ///   asked about, so a dead object's value is never handed to a new object at a reused address;
 ///   such a stale entry is removed (and its value released) by the lookup that finds it.
 /// - Every access also checks the next entries of a round-robin sweep and removes those whose
-///   object is dead: one per lookup, two per write. A write adds at most one entry, so each access
-///   shrinks the part of the round still to check by at least one, and an entry whose object died is
-///   removed within `n` accesses, `n` being the number of entries when it died.
+///   object is dead: two per lookup, three per write. An entry whose object died is removed within
+///   `n` accesses, `n` being the number of entries when it died (the proof is at ``State``).
 /// - Removed values are released after the lock is released, so a value's `deinit` may use the
 ///   table. So are the objects the sweep loads from weak references: if another thread drops an
 ///   object's last reference while the sweep holds it, the object's `deinit` may use the table.
 ///
-/// Every access is O(1): one hash lookup, at most three weak loads, O(1) removals (entries live in
+/// Every access is O(1): one hash lookup, at most four weak loads, O(1) removals (entries live in
 /// a dense array and a removal swaps the last entry into the hole). Amortised O(1) where the array
 /// or the dictionary grows.
 package final class AssociationTable: Sendable {
   /// The table every ``AssociatedKey`` uses on Linux.
   package static let shared = AssociationTable()
 
-  /// How many entries a lookup checks for dead objects.
-  static let lookupSweep = 1
-  /// How many entries a write checks for dead objects: one more than it may add.
-  static let writeSweep = 2
+  /// How many entries a lookup checks for dead objects (see ``State`` for why two).
+  static let lookupSweep = 2
+  /// How many entries a write checks for dead objects: one more than a lookup, for the entry it
+  /// may add.
+  static let writeSweep = 3
 
   /// The entries, guarded by a mutex.
   private let state = Locked(State())
@@ -39,6 +39,11 @@ package final class AssociationTable: Sendable {
     state.withLock { $0.cursor }
   }
 
+  /// The object of the entry at `index` in sweep order, `nil` if it is dead (for tests).
+  package func object(at index: Int) -> AnyObject? {
+    state.withLock { $0.entries[index].object }
+  }
+
   /// The value for `key` on `object`, if `object` is the live object it was set for.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
     var garbage = Garbage()
@@ -46,10 +51,8 @@ package final class AssociationTable: Sendable {
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     let result: AnyObject? = state.withLock { state in
       state.sweep(AssociationTable.lookupSweep, into: &garbage, keeping: &swept)
-      guard let index = state.indices[slot] else { return nil }
-      if state.entries[index].object === object { return state.entries[index].value }
-      garbage.append(state.remove(at: index))
-      return nil
+      guard let index = state.liveIndex(of: slot, for: object, into: &garbage) else { return nil }
+      return state.entries[index].value
     }
     withExtendedLifetime((garbage, swept)) {}
     return result
@@ -57,7 +60,18 @@ package final class AssociationTable: Sendable {
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    update(for: object, key: key) { _ in value }
+    var garbage = Garbage()
+    var swept = Swept()
+    let slot = Slot(object: ObjectIdentifier(object), key: key)
+    state.withLock { state in
+      state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
+      if let index = state.liveIndex(of: slot, for: object, into: &garbage) {
+        state.replaceValue(at: index, with: value, into: &garbage)
+      } else {
+        state.store(value, at: slot, of: object, into: &garbage)
+      }
+    }
+    withExtendedLifetime((garbage, swept)) {}
   }
 
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one.
@@ -68,28 +82,11 @@ package final class AssociationTable: Sendable {
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     state.withLock { state in
       state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
-      if let index = state.indices[slot] {
-        if state.entries[index].object === object {
-          let old = state.entries[index].value
-          garbage.append(old)
-          if let new = transform(old) {
-            state.entries[index].value = new
-          } else {
-            _ = state.remove(at: index)
-          }
-          return
-        }
-        garbage.append(state.remove(at: index))
+      if let index = state.liveIndex(of: slot, for: object, into: &garbage) {
+        state.replaceValue(at: index, with: transform(state.entries[index].value), into: &garbage)
+      } else {
+        state.store(transform(nil), at: slot, of: object, into: &garbage)
       }
-      guard let new = transform(nil) else { return }
-      let entry = Entry(slot: slot, object: object, value: new)
-      guard entry.object != nil else {
-        // `object` is running its deinit: a weak reference to it is already nil.
-        garbage.append(new)
-        return
-      }
-      state.indices[slot] = state.entries.count
-      state.entries.append(entry)
     }
     withExtendedLifetime((garbage, swept)) {}
   }
@@ -122,10 +119,11 @@ extension AssociationTable {
   }
 
   /// Values taken out of the table under the lock, released after it. An access removes at most
-  /// two entries in its sweep, one stale entry, and one replaced value.
+  /// three entries in its sweep (a write; a lookup two), then a stale entry, and then either the
+  /// replaced value or, from the object's own deinit, the value it did not store.
   struct Garbage {
     /// The values, in the order added.
-    private var first, second, third, fourth: AnyObject?
+    private var first, second, third, fourth, fifth: AnyObject?
 
     mutating func append(_ value: AnyObject) {
       if first == nil {
@@ -134,9 +132,11 @@ extension AssociationTable {
         second = value
       } else if third == nil {
         third = value
-      } else {
-        if fourth != nil { failPrecondition("an access removed more than four values") }
+      } else if fourth == nil {
         fourth = value
+      } else {
+        if fifth != nil { failPrecondition("an access removed more than five values") }
+        fifth = value
       }
     }
   }
@@ -145,19 +145,44 @@ extension AssociationTable {
   /// ``AssociationTable/writeSweep`` entries).
   struct Swept {
     /// The objects, in the order loaded.
-    private var first, second: AnyObject?
+    private var first, second, third: AnyObject?
 
     mutating func append(_ object: AnyObject) {
       if first == nil {
         first = object
-      } else {
-        if second != nil { failPrecondition("the sweep loaded more than two objects") }
+      } else if second == nil {
         second = object
+      } else {
+        if third != nil { failPrecondition("the sweep loaded more than three objects") }
+        third = object
       }
     }
   }
 
   /// The table's contents.
+  ///
+  /// The sweep goes round `entries` from index 0 up: `entries[..<cursor]` were checked in the
+  /// current round, `entries[cursor...]` were not. Every operation keeps those two parts apart: a
+  /// check moves the cursor past a live entry or removes a dead one, ``remove(at:)`` refills a
+  /// hole from the same part, and a new entry joins the checked part (it is live: it is being set).
+  ///
+  /// Why an entry whose object died is removed within `n` accesses, `n` being the number of
+  /// entries then. Let `u` be the number of unchecked entries and `c` the number of entries.
+  /// - An unchecked entry is checked within `u` checks: each check takes one unchecked entry
+  ///   (the entry moved into a hole at the cursor is unchecked too, so it does not jump the line).
+  /// - A checked entry is checked within `u + c` checks: the round ends after `u`, and in the next
+  ///   round every entry is unchecked, so `u = c` then. When the entry dies, `u + c ≤ 2n - 1`
+  ///   (at least the entry itself is checked, so `u ≤ n - 1`).
+  /// - Each check lowers the bound by at least 1 (a live entry: `u - 1`; a dead one: `u - 1` and
+  ///   `c - 1`). A lookup makes 2 checks and adds nothing; a write makes 3 and adds at most one
+  ///   entry, to the checked part, which raises `u + c` by 1 and leaves `u` as it is. Removals
+  ///   outside the sweep lower `c`, and `u` when unchecked. So every access lowers the bound by at
+  ///   least 2, and `n` accesses take it from `2n - 1` below 1: the entry has been checked, and
+  ///   being dead, removed.
+  ///
+  /// With one check per lookup (the first version), removals pulled unchecked entries from the
+  /// end of the round to the cursor, so an entry that died just behind the cursor waited for the
+  /// rest of the round and then most of the next: 1,374 accesses with 1,000 entries.
   struct State {
     /// Every association, densely packed.
     var entries: [Entry] = []
@@ -165,6 +190,42 @@ extension AssociationTable {
     var indices: [Slot: Int] = [:]
     /// The next entry the sweep checks. Entries before it were checked in the current round.
     var cursor = 0
+
+    /// The index of the entry for `slot` if it belongs to `object`. A stale entry there (a dead
+    /// object's, at a reused address) is removed, its value added to `garbage`.
+    mutating func liveIndex(of slot: Slot, for object: AnyObject, into garbage: inout Garbage) -> Int? {
+      guard let index = indices[slot] else { return nil }
+      if entries[index].object === object { return index }
+      garbage.append(remove(at: index))
+      return nil
+    }
+
+    /// Replaces the value of the entry at `index` with `value` (`nil`: removes the entry), adding
+    /// the old value to `garbage`.
+    mutating func replaceValue(at index: Int, with value: AnyObject?, into garbage: inout Garbage) {
+      if let value {
+        garbage.append(entries[index].value)
+        entries[index].value = value
+      } else {
+        garbage.append(remove(at: index))
+      }
+    }
+
+    /// Adds an entry holding `value` for `object` (none if `value` is `nil`), behind the cursor:
+    /// it is live, so it needs no check in this round. `value` goes to `garbage` instead if
+    /// `object` is running its deinit (a weak reference to it is already `nil`).
+    mutating func store(_ value: AnyObject?, at slot: Slot, of object: AnyObject, into garbage: inout Garbage) {
+      guard let value else { return }
+      let entry = Entry(slot: slot, object: object, value: value)
+      guard entry.object != nil else {
+        garbage.append(value)
+        return
+      }
+      indices[slot] = entries.count
+      entries.append(entry)
+      swapEntries(cursor, entries.count - 1)
+      cursor += 1
+    }
 
     /// Checks the next `count` entries and removes those whose object is dead, adding their
     /// values to `garbage` and the live objects it loaded to `swept`.

@@ -34,9 +34,14 @@ final class ThreadTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendabl
     if isEarlier { wakeup.signal() }
   }
 
-  /// Starts the thread that runs ``run()``.
+  /// Starts the thread that runs ``run()``, at the priority Dispatch gives user-initiated work
+  /// (see ``SchedulerThreadPriority``): it runs every immediate handler of its clock, so at the
+  /// default priority a busy machine starved it of ticks that Dispatch's timers kept.
   private func startThread() {
-    startDetachedThread { self.run() }
+    startDetachedThread {
+      SchedulerThreadPriority.raiseCurrentThread()
+      self.run()
+    }
   }
 
   /// The thread's loop: wait for the armed deadline, then fire what is due.

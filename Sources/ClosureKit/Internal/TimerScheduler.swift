@@ -134,12 +134,15 @@ package final class TimerScheduler: @unchecked Sendable {
 
 extension TimerScheduler.State {
   /// Whether the timer at `lhs` fires before the one at `rhs`.
+  ///
+  /// Reads the two keys in place: copying an `Entry` would retain and release its timer, which
+  /// was the largest cost of a tick on the scheduler thread (perf, 1,000 timers every 10 ms).
   private func precedes(_ lhs: Int, _ rhs: Int) -> Bool {
     heap.withUnsafeBufferPointer { entries in
-      let left = entries[lhs]
-      let right = entries[rhs]
-      if left.deadline != right.deadline { return left.deadline < right.deadline }
-      return left.sequence < right.sequence
+      let leftDeadline = entries[lhs].deadline
+      let rightDeadline = entries[rhs].deadline
+      if leftDeadline != rightDeadline { return leftDeadline < rightDeadline }
+      return entries[lhs].sequence < entries[rhs].sequence
     }
   }
 

@@ -118,6 +118,20 @@ int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_t pthread_self(void);
 #pragma clang assume_nonnull end
 
+// libpthread: include/sys/qos.h @ libpthread-539 (`__QOS_ENUM` with `objc_fixed_enum`, which
+// clang has: a fixed-type enum, imported by Swift as the struct `qos_class_t`)
+typedef enum : unsigned int {
+  QOS_CLASS_USER_INTERACTIVE = 0x21,
+  QOS_CLASS_USER_INITIATED = 0x19,
+  QOS_CLASS_DEFAULT = 0x15,
+  QOS_CLASS_UTILITY = 0x11,
+  QOS_CLASS_BACKGROUND = 0x09,
+  QOS_CLASS_UNSPECIFIED = 0x00,
+} qos_class_t;
+
+// libpthread: include/pthread/qos.h @ libpthread-539
+int pthread_set_qos_class_self_np(qos_class_t __qos_class, int __relative_priority);
+
 // ---------------------------------------------------------------------------------------------
 // xnu: bsd/sys/errno.h @ xnu-11417.101.15 (`errno` itself is `(*__error())`, which Swift reads
 // through the overlay's `errno` variable)
