@@ -47,6 +47,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   /// The number of tasks whose completion has not run yet.
   var pendingCount: Int { entries.withLock { $0.count } }
 
+  /// Cancels `task` from the session's delegate queue, and only while its completion has not run.
+  ///
+  /// Every cancellation ClosureKit makes goes through here. On the delegate queue the task's
+  /// completion (which runs there and then marks the task completed) cannot run at the same time as
+  /// `cancel()` checks the task's state; a task whose entry is gone has completed and is left alone.
+  /// The larger hazard, a `URLCache` lookup that delays the cancellation past the task's completion,
+  /// is removed by the session having no cache on Linux (see ``ClosureURLSession/init(configuration:)``).
+  func cancel(_ task: URLSessionTask, on queue: OperationQueue) {
+    queue.addOperation { [self] in
+      guard entries.withLock({ $0[task.taskIdentifier] != nil }) else { return }
+      task.cancel()
+    }
+  }
+
   // MARK: Response and body
 
   func urlSession(
