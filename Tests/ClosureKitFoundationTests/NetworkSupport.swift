@@ -9,6 +9,12 @@ import Testing
   import FoundationNetworking
 #endif
 
+/// Whether this test process runs under ThreadSanitizer or AddressSanitizer (their runtimes export
+/// `__tsan_init` and `__asan_init`).
+let isUnderSanitizer: Bool = ["__tsan_init", "__asan_init"].contains { (name: String) in
+  dlsym(dlopen(nil, RTLD_NOW), name) != nil
+}
+
 /// A thread-safe list of what a task's closures saw.
 final class NetworkLog: Sendable {
   let events = Locked<[String]>([])

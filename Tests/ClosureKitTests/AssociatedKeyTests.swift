@@ -154,7 +154,8 @@ final class ReadsInDeinit {
     #expect(TestKeys.number.value(for: target) == 42)
   }
 
-  @Test func noValueIsHandedToANewObjectAtAReusedAddress() {
+  @Test(.disabled(if: isUnderAddressSanitizer, "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"))
+  func noValueIsHandedToANewObjectAtAReusedAddress() {
     let key = AssociatedKey<Int>()
     var reused = 0
     for _ in 0..<20 {
@@ -197,7 +198,8 @@ final class ReadsInDeinit {
   /// The Linux side table's own guarantees, checked on a private table so that no other test's
   /// accesses move its sweep.
   @Suite struct AssociationTableTests {
-    @Test func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
+    @Test(.disabled(if: isUnderAddressSanitizer, "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"))
+    func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
       let table = AssociationTable()
       var reused = 0
       var staleEntries = 0
