@@ -154,7 +154,7 @@ final class ReadsInDeinit {
     #expect(TestKeys.number.value(for: target) == 42)
   }
 
-  @Test(.disabled(if: isUnderAddressSanitizer, "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"))
+  @Test(.disabled(if: isUnderAddressSanitizer, addressReuseIsImpossible))
   func noValueIsHandedToANewObjectAtAReusedAddress() {
     let key = AssociatedKey<Int>()
     var reused = 0
@@ -198,7 +198,7 @@ final class ReadsInDeinit {
   /// The Linux side table's own guarantees, checked on a private table so that no other test's
   /// accesses move its sweep.
   @Suite struct AssociationTableTests {
-    @Test(.disabled(if: isUnderAddressSanitizer, "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"))
+    @Test(.disabled(if: isUnderAddressSanitizer, addressReuseIsImpossible))
     func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
       let table = AssociationTable()
       var reused = 0
@@ -344,3 +344,7 @@ final class ReadsInDeinit {
     deinit { table.setValue(value, for: self, key: 1) }
   }
 #endif
+
+/// Why the tests that need a freed object's address to be reused cannot run under AddressSanitizer.
+let addressReuseIsImpossible: Comment =
+  "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"
