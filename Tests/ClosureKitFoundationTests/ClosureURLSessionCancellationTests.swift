@@ -12,13 +12,14 @@ import Testing
 @Suite struct ClosureURLSessionCancellationTests {
   /// FoundationNetworking stops the process when a `cancel()` is carried out after the task has
   /// completed (`TaskRegistry.swift:118`); before the fix, this child process died in every run
-  /// (6 of 6), after a few hundred cancellations.
-  @Test func cancellingBytesAndDownloadsAtRandomMomentsNeverStopsTheProcess() async {
+  /// with 200 rounds (6 of 6, loaded machine); with these 120 rounds, 3 of 5 on a lighter load.
+  // The child process inherits the parent's libcurl sockets (they are not close-on-exec), so while
+  // it runs, connections that other tests close stay open at their servers. Under a sanitizer it
+  // ran for about a minute and those tests' 30 s checks failed; the normal run takes ~15 s.
+  @Test(.disabled(if: isUnderSanitizer, "its child keeps other tests' connections open for too long"))
+  func cancellingBytesAndDownloadsAtRandomMomentsNeverStopsTheProcess() async {
     await #expect(processExitsWith: .success) {
-      // Under a sanitizer each request is 5 to 20 times slower: 60 rounds took 56 s under ASan and
-      // starved the network tests running beside it past their 30 s deadlines. There the test is a
-      // memory check of the same paths (200 cancellations); the crash regression is the normal run.
-      try await raceCancellationsAgainstCompletion(rounds: isUnderSanitizer ? 10 : 120, concurrency: 20)
+      try await raceCancellationsAgainstCompletion(rounds: 120, concurrency: 20)
     }
   }
 
