@@ -46,14 +46,15 @@ extension ClosureURLSession {
         }
       )
     )
-    stream.attach(task)
+    let cancelTask = safeCancellation(of: task)
+    stream.attach(cancellation: cancelTask)
     let consumer = ByteStreamConsumer(stream)
     task.resume()
     let response = try await withTaskCancellationHandler {
       try await head.wait()
     } onCancel: {
       head.fail(CancellationError())
-      task.cancel()
+      cancelTask()
     }
     return (AsyncBytes(consumer: consumer), response)
   }

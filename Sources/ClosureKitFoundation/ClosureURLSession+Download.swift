@@ -33,8 +33,17 @@ extension ClosureURLSession {
     for request: URLRequest,
     progress: (@Sendable (TransferProgress) -> Void)? = nil
   ) async throws -> (URL, URLResponse) {
-    let file = FileManager.default.temporaryDirectory
-      .appendingPathComponent("ClosureKit-\(UUID().uuidString).download")
+    try await download(for: request, in: FileManager.default.temporaryDirectory, progress: progress)
+  }
+
+  /// ``download(for:progress:)`` into `directory` instead of the temporary directory, so that tests
+  /// each use a directory of their own.
+  package func download(
+    for request: URLRequest,
+    in directory: URL,
+    progress: (@Sendable (TransferProgress) -> Void)? = nil
+  ) async throws -> (URL, URLResponse) {
+    let file = directory.appendingPathComponent("ClosureKit-\(UUID().uuidString).download")
     guard FileManager.default.createFile(atPath: file.path, contents: nil),
       let handle = try? FileHandle(forWritingTo: file)
     else {
@@ -66,14 +75,15 @@ extension ClosureURLSession {
         }
       )
     )
-    taskBox.set(task)
+    let cancelTask = safeCancellation(of: task)
+    taskBox.set(cancelTask)
     task.resume()
     do {
       let response = try await withTaskCancellationHandler {
         try await outcome.wait()
       } onCancel: {
         cancelled.set()
-        task.cancel()
+        cancelTask()
       }
       return (file, response)
     } catch {

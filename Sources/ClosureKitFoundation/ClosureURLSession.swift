@@ -41,10 +41,20 @@ public final class ClosureURLSession: Sendable {
   /// let session = ClosureURLSession(configuration: configuration)
   /// ```
   ///
-  /// - Parameter configuration: The session configuration; copied by URLSession.
+  /// - Parameter configuration: The session configuration; copied by URLSession. On Linux the
+  ///   session uses it without its `urlCache`: with a cache, FoundationNetworking can carry out a
+  ///   `cancel()` after the task has completed and stop the process (see the Networking article).
   public init(configuration: URLSessionConfiguration = .default) {
     let delegate = SessionDelegate()
     self.delegate = delegate
+    #if canImport(FoundationNetworking)
+      // FoundationNetworking looks a task's cached response up on a background queue before the
+      // task's protocol exists; a `cancel()` landing then is carried out after that lookup, which
+      // can be after the task has completed, and stops the process (TaskRegistry.swift:118). Without
+      // a cache no lookup happens. Apple's URLSession has no such race and keeps the cache.
+      let configuration = (configuration.copy() as? URLSessionConfiguration) ?? URLSessionConfiguration.ephemeral
+      configuration.urlCache = nil
+    #endif
     session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
   }
 
@@ -62,6 +72,15 @@ public final class ClosureURLSession: Sendable {
 
   /// The number of tasks whose completion has not run yet.
   package var pendingTaskCount: Int { delegate.pendingCount }
+
+  /// A closure that cancels `task` the way ClosureKit's own cancellations do (see
+  /// ``SessionDelegate/cancel(_:)``), holding the delegate queue and the delegate but not the
+  /// wrapper.
+  func safeCancellation(of task: URLSessionTask) -> @Sendable () -> Void {
+    let delegate = delegate
+    let queue = session.delegateQueue
+    return { delegate.cancel(task, on: queue) }
+  }
 
   /// Creates a data task that calls `handlers`; call `resume()` to start it.
   ///

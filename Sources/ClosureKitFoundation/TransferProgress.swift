@@ -13,7 +13,9 @@ import ClosureKit
 public struct TransferProgress: Sendable, Hashable {
   /// Bytes transferred so far.
   public var completedBytes: Int64
-  /// Bytes the transfer announced (`Content-Length`, or the upload body's size); `nil` if unknown.
+  /// Bytes the transfer announced (`Content-Length`, or the upload body's size); `nil` if unknown,
+  /// and for a content-encoded (e.g. gzip) response body, whose `Content-Length` counts encoded
+  /// bytes while `completedBytes` counts the decoded ones.
   public var expectedBytes: Int64?
 
   /// Creates a progress value.

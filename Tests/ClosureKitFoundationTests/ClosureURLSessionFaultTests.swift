@@ -87,4 +87,51 @@ import Testing
       await invalidate(session)
     }
   }
+
+  @Test(arguments: ["/malformed/status-line", "/malformed/garbage", "/large-header/200000"])
+  func aResponseThatIsNotReadableHTTPIsBadServerResponseAndKeepsTheUnderlyingError(path: String) async throws {
+    try await withServer { server in
+      let log = await run(URLRequest(url: server.url(path)))
+      #expect(log.errorCode == .badServerResponse)
+      #expect(log.completionCount == 1)
+      guard case .failure(let error) = log.result else { return }
+      let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+      #expect(underlying?.domain == NSURLErrorDomain)
+      #expect(underlying.map { [NSURLErrorUnsupportedURL, NSURLErrorUnknown].contains($0.code) } == true)
+      #expect(error.failingURL == server.url(path))
+    }
+  }
+
+  @Test func aLargeButAcceptableResponseHeadIsAResponse() async throws {
+    try await withServer { server in
+      let log = await run(URLRequest(url: server.url("/large-header/50000")))
+      #expect(log.statusCode == 200)
+      #expect(log.text == "large header")
+    }
+  }
+
+  @Test func bytesForAMalformedResponseThrowsBadServerResponse() async throws {
+    try await withServer { server in
+      let session = makeSession()
+      let error = await #expect(throws: URLError.self) {
+        _ = try await session.bytes(for: URLRequest(url: server.url("/malformed/status-line")))
+      }
+      #expect(error?.code == .badServerResponse)
+      await invalidate(session)
+    }
+  }
+
+  @Test func downloadOfAnOversizedResponseHeadThrowsBadServerResponse() async throws {
+    try await withTemporaryDirectory { directory in
+      try await withServer { server in
+        let session = makeSession()
+        let error = await #expect(throws: URLError.self) {
+          _ = try await session.download(for: URLRequest(url: server.url("/large-header/200000")), in: directory)
+        }
+        #expect(error?.code == .badServerResponse)
+        #expect(leftoverDownloads(in: directory).isEmpty)
+        await invalidate(session)
+      }
+    }
+  }
 }

@@ -9,6 +9,12 @@ import Testing
   import FoundationNetworking
 #endif
 
+/// Whether this test process runs under ThreadSanitizer or AddressSanitizer (their runtimes export
+/// `__tsan_init` and `__asan_init`).
+let isUnderSanitizer: Bool = ["__tsan_init", "__asan_init"].contains { (name: String) in
+  dlsym(dlopen(nil, RTLD_NOW), name) != nil
+}
+
 /// A thread-safe list of what a task's closures saw.
 final class NetworkLog: Sendable {
   let events = Locked<[String]>([])
@@ -97,4 +103,20 @@ func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T
   let result = try await body(server)
   #expect(await server.wait(until: { $0.openConnectionCount == 0 }), "a connection was left open")
   return result
+}
+
+/// Runs `body` with a new empty directory of its own and deletes it afterwards, so that files other
+/// tests (or other programs) leave in the temporary directory cannot change the outcome.
+func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> T {
+  let directory = FileManager.default.temporaryDirectory
+    .appendingPathComponent("closurekit-test-\(UUID().uuidString)", isDirectory: true)
+  try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+  defer { try? FileManager.default.removeItem(at: directory) }
+  return try await body(directory)
+}
+
+/// The download files ClosureKit has left in `directory`.
+func leftoverDownloads(in directory: URL) -> Set<String> {
+  let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+  return Set(names.filter { $0.hasPrefix("ClosureKit-") && $0.hasSuffix(".download") })
 }

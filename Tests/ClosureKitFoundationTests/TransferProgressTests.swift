@@ -33,4 +33,37 @@ import Testing
       #expect(progress.allSatisfy { $0.expectedBytes == nil })
     }
   }
+
+  @Test func contentEncodedBodyCountsDecodedBytesAndHasNoExpectedSize() async throws {
+    try await withServer { server in
+      let log = await run(URLRequest(url: server.url("/gzip/300000")))
+      #expect(log.statusCode == 200)
+      let body = log.body.withLock { $0 }
+      #expect(body.count == 300_000)
+      #expect(body.allSatisfy { $0 == 0 })
+      let progress = log.downloadProgress.withLock { $0 }
+      #expect(progress.count > 1)
+      #expect(progress.last?.completedBytes == 300_000)
+      #expect(progress.allSatisfy { $0.expectedBytes == nil && $0.fractionCompleted == nil })
+    }
+  }
+
+  @Test func downloadOfAContentEncodedBodyWritesTheDecodedBytes() async throws {
+    try await withTemporaryDirectory { directory in
+      try await withServer { server in
+        let session = makeSession()
+        let progress = Locked<[TransferProgress]>([])
+        let (file, response) = try await session.download(
+          for: URLRequest(url: server.url("/gzip/300000")),
+          in: directory
+        ) { value in progress.withLock { $0.append(value) } }
+        // The response still announces the encoded length, as on Apple platforms.
+        #expect(response.expectedContentLength < 300_000)
+        #expect(try Data(contentsOf: file).count == 300_000)
+        #expect(progress.withLock { $0.last } == TransferProgress(completedBytes: 300_000, expectedBytes: nil))
+        try FileManager.default.removeItem(at: file)
+        await invalidate(session)
+      }
+    }
+  }
 }

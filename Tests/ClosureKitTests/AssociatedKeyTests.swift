@@ -154,7 +154,8 @@ final class ReadsInDeinit {
     #expect(TestKeys.number.value(for: target) == 42)
   }
 
-  @Test func noValueIsHandedToANewObjectAtAReusedAddress() {
+  @Test(.disabled(if: isUnderAddressSanitizer, addressReuseIsImpossible))
+  func noValueIsHandedToANewObjectAtAReusedAddress() {
     let key = AssociatedKey<Int>()
     var reused = 0
     for _ in 0..<20 {
@@ -197,7 +198,8 @@ final class ReadsInDeinit {
   /// The Linux side table's own guarantees, checked on a private table so that no other test's
   /// accesses move its sweep.
   @Suite struct AssociationTableTests {
-    @Test func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
+    @Test(.disabled(if: isUnderAddressSanitizer, addressReuseIsImpossible))
+    func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
       let table = AssociationTable()
       var reused = 0
       var staleEntries = 0
@@ -423,3 +425,7 @@ final class ReadsInDeinit {
     deinit { table.setValue(value, for: self, key: 1) }
   }
 #endif
+
+/// Why the tests that need a freed object's address to be reused cannot run under AddressSanitizer.
+let addressReuseIsImpossible: Comment =
+  "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"

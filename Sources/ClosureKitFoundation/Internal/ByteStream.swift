@@ -31,16 +31,17 @@ final class ByteStream: Sendable {
     var end: End?
     /// The consumer waiting for a chunk.
     var waiter: CheckedContinuation<[UInt8]?, any Error>?
-    /// The network task, cancelled when the consumer goes away or is cancelled.
-    var task: URLSessionTask?
+    /// Cancels the network task (on the session's delegate queue); called when the consumer goes
+    /// away or is cancelled, `nil` once the task has completed.
+    var cancelTask: (@Sendable () -> Void)?
   }
 
   let state = Locked(State())
 
   init() {}
 
-  func attach(_ task: URLSessionTask) {
-    state.withLock { $0.task = task }
+  func attach(cancellation: @escaping @Sendable () -> Void) {
+    state.withLock { $0.cancelTask = cancellation }
   }
 
   /// The largest number of bytes buffered at once.
@@ -67,7 +68,7 @@ final class ByteStream: Sendable {
 
   func finish(_ error: (any Error)?) {
     let waiter = state.withLock { state -> CheckedContinuation<[UInt8]?, any Error>? in
-      state.task = nil
+      state.cancelTask = nil
       guard state.end == nil else { return nil }
       state.end = error.map { .failed($0) } ?? .finished
       defer { state.waiter = nil }
@@ -156,18 +157,19 @@ final class ByteStream: Sendable {
   /// The consuming task was cancelled: cancel the network task, throw `CancellationError` to a
   /// waiting consumer, drop the buffer.
   func cancelByConsumer() {
-    let (waiter, task) = state.withLock { state -> (CheckedContinuation<[UInt8]?, any Error>?, URLSessionTask?) in
+    let (waiter, cancelTask) = state.withLock {
+      state -> (CheckedContinuation<[UInt8]?, any Error>?, (@Sendable () -> Void)?) in
       let waiter = state.waiter
-      let task = state.task
+      let cancelTask = state.cancelTask
       state.waiter = nil
-      state.task = nil
+      state.cancelTask = nil
       state.chunks = []
       state.head = 0
       state.buffered = 0
       if state.end == nil || waiter != nil { state.end = .failed(CancellationError()) }
-      return (waiter, task)
+      return (waiter, cancelTask)
     }
-    task?.cancel()
+    cancelTask?()
     if let waiter {
       state.withLock { $0.end = .finished }
       waiter.resume(throwing: CancellationError())
@@ -176,17 +178,17 @@ final class ByteStream: Sendable {
 
   /// Every consumer handle is gone: cancel the network task if it is still running.
   func abandon() {
-    let task = state.withLock { state -> URLSessionTask? in
+    let cancelTask = state.withLock { state -> (@Sendable () -> Void)? in
       defer {
-        state.task = nil
+        state.cancelTask = nil
         state.chunks = []
         state.head = 0
         state.buffered = 0
         if state.end == nil { state.end = .finished }
       }
-      return state.task
+      return state.cancelTask
     }
-    task?.cancel()
+    cancelTask?()
   }
 }
 

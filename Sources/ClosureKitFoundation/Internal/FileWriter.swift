@@ -54,11 +54,11 @@ final class CancellationFlag: Sendable {
   func set() { flag.withLock { $0 = true } }
 }
 
-/// The task a closure created before the task existed needs to cancel.
+/// The cancellation of a task, for a closure created before the task existed.
 final class TaskBox: Sendable {
-  let task = Locked<URLSessionTask?>(nil)
+  let cancellation = Locked<(@Sendable () -> Void)?>(nil)
 
-  func set(_ task: URLSessionTask) { self.task.withLock { $0 = task } }
+  func set(_ cancellation: @escaping @Sendable () -> Void) { self.cancellation.withLock { $0 = cancellation } }
 
-  func cancel() { task.withLock { $0 }?.cancel() }
+  func cancel() { cancellation.withLock { $0 }?() }
 }

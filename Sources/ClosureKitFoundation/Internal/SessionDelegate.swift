@@ -47,6 +47,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
   /// The number of tasks whose completion has not run yet.
   var pendingCount: Int { entries.withLock { $0.count } }
 
+  /// Cancels `task` from the session's delegate queue, and only while its completion has not run.
+  ///
+  /// Every cancellation ClosureKit makes goes through here. On the delegate queue the task's
+  /// completion (which runs there and then marks the task completed) cannot run at the same time as
+  /// `cancel()` checks the task's state; a task whose entry is gone has completed and is left alone.
+  /// The larger hazard, a `URLCache` lookup that delays the cancellation past the task's completion,
+  /// is removed by the session having no cache on Linux (see ``ClosureURLSession/init(configuration:)``).
+  func cancel(_ task: URLSessionTask, on queue: OperationQueue) {
+    queue.addOperation { [self] in
+      guard entries.withLock({ $0[task.taskIdentifier] != nil }) else { return }
+      task.cancel()
+    }
+  }
+
   // MARK: Response and body
 
   func urlSession(
@@ -69,7 +83,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
       } else {
         entry.response = response
         entry.received = 0
-        entry.expected = response.expectedContentLength >= 0 ? response.expectedContentLength : nil
+        entry.expected = Self.expectedBodyBytes(of: response)
       }
       entries[dataTask.taskIdentifier] = entry
       return .some(isChallenge ? nil : entry.handlers.response)
@@ -193,7 +207,7 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
       // The 401 was final: pass it on now, with its body.
       final.response = held
       final.received = 0
-      final.expected = held.expectedContentLength >= 0 ? held.expectedContentLength : nil
+      final.expected = Self.expectedBodyBytes(of: held)
       _ = entry.handlers.response?(held)
       for chunk in entry.heldData {
         final.received += Int64(chunk.count)
@@ -219,6 +233,20 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     for handler in handlers { handler() }
   }
 
+  /// The body bytes the data closure will receive, if the response says: `Content-Length`, unless
+  /// the body is content-encoded (gzip, deflate, br). URLSession decodes such a body before passing it
+  /// on, and `Content-Length` counts the encoded bytes, which ClosureKit never sees on Linux; so the
+  /// expected size is unknown rather than a number the decoded bytes overtake after the first chunk.
+  static func expectedBodyBytes(of response: URLResponse) -> Int64? {
+    guard response.expectedContentLength >= 0 else { return nil }
+    if let encoding = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")?
+      .trimmingCharacters(in: .whitespaces).lowercased(), !encoding.isEmpty, encoding != "identity"
+    {
+      return nil
+    }
+    return response.expectedContentLength
+  }
+
   /// The typed outcome of a finished task.
   static func result(of entry: Entry, error: (any Error)?) -> Result<URLResponse, URLError> {
     if entry.isCancelledByResponse { return .failure(URLError(.cancelled)) }
@@ -238,10 +266,42 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, Sendable {
     return .success(response)
   }
 
-  /// FoundationNetworking reports a body cut short as `.unknown` (-1); Apple reports
-  /// `.networkConnectionLost`. Use Apple's code when the body is known to be short.
+  /// Replaces FoundationNetworking's codes with the ones Apple's URLSession reports for the same
+  /// failure; the replaced error stays available as `NSUnderlyingErrorKey`.
+  ///
+  /// - A body cut short: FoundationNetworking `.unknown` (-1); Apple `.networkConnectionLost`
+  ///   (-1005). Used when fewer bytes than `Content-Length` arrived.
+  /// - A response that is not HTTP (a malformed status line, HTTP/0.9 garbage): libcurl's
+  ///   "unsupported protocol", which FoundationNetworking reports as `.unsupportedURL` (-1002) even
+  ///   for an `http` URL; Apple `.badServerResponse` (-1011).
+  /// - A response head larger than libcurl accepts (100 kB) or that libcurl calls a "weird server
+  ///   reply": `.unknown` (-1, "Out of memory"); Apple `.badServerResponse` (-1011).
   static func normalized(_ error: URLError, entry: Entry) -> URLError {
-    guard error.code == .unknown, let expected = entry.expected, entry.received < expected else { return error }
-    return URLError(.networkConnectionLost, userInfo: error.userInfo)
+    if error.code == .unknown, let expected = entry.expected, entry.received < expected {
+      return URLError(.networkConnectionLost, userInfo: error.userInfo)
+    }
+    #if canImport(FoundationNetworking)
+      let scheme = (error.userInfo[NSURLErrorFailingURLErrorKey] as? URL)?.scheme?.lowercased()
+      let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError
+      guard scheme == "http" || scheme == "https", entry.response == nil, let underlying else { return error }
+      let isBadResponse: Bool
+      switch error.code {
+      case .unsupportedURL:
+        // The URL's scheme is supported; what libcurl did not support is the server's answer.
+        isBadResponse = true
+      case .unknown:
+        isBadResponse = ["Out of memory", "Weird server reply"].contains(underlying.localizedDescription)
+      default:
+        isBadResponse = false
+      }
+      guard isBadResponse else { return error }
+      var userInfo = error.userInfo
+      userInfo[NSUnderlyingErrorKey] = error as NSError
+      userInfo[NSLocalizedDescriptionKey] =
+        "The server's response could not be read: \(underlying.localizedDescription)."
+      return URLError(.badServerResponse, userInfo: userInfo)
+    #else
+      return error
+    #endif
   }
 }

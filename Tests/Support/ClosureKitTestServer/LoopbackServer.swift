@@ -23,6 +23,11 @@ public import Foundation
 /// - `/reflect`: answers with the request body.
 /// - `/upload`: reads the body (`Content-Length` or chunked) and answers `received N`.
 /// - `/truncated/N`: announces `N` bytes, sends half and closes the connection.
+/// - `/malformed/status-line`: a status line whose code is not a number (`HTTP/1.1 abc Broken`).
+/// - `/malformed/garbage`: bytes that are not HTTP at all, then closes the connection.
+/// - `/large-header/N`: a 200 response with one header line of `N` bytes.
+/// - `/gzip/N`: `N` zero bytes, gzip-compressed (`Content-Encoding: gzip`, `Content-Length` of the
+///   compressed body, about `N / 250` bytes), sent in 20 pieces 5 ms apart.
 ///
 /// > Important: Thread-safe. ``stop()`` closes the listener and every open connection, waits for
 /// > every server thread to end, and is idempotent; tests call it before they return.
@@ -252,6 +257,21 @@ public final class LoopbackServer: @unchecked Sendable {
       _ = socket.waitForClose(milliseconds: -1)
     case "reflect":
       socket.respond(status: 200, body: socket.readBody(request))
+    case "malformed":
+      if argument == "status-line" {
+        _ = socket.send(Array("HTTP/1.1 abc Broken\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok".utf8))
+      } else {
+        _ = socket.send(Array("\u{0}\u{1}\u{2} this is not HTTP \u{7f}\r\n\r\n".utf8))
+      }
+    case "large-header":
+      let size = Int(argument) ?? 0
+      socket.respond(
+        status: 200,
+        body: Array("large header".utf8),
+        extraHeaders: ["X-Large: " + String(repeating: "a", count: max(0, size - 9))]
+      )
+    case "gzip":
+      sendGzip(socket, zeros: Int(argument) ?? 0)
     case "upload":
       let body = socket.readBody(request)
       lock.withLock { uploaded += body.count }
@@ -277,6 +297,21 @@ public final class LoopbackServer: @unchecked Sendable {
       untilGap -= size
       guard block.withUnsafeBytes({ socket.send(UnsafeRawBufferPointer(rebasing: $0[0..<size])) }) else { return }
       remaining -= size
+    }
+  }
+
+  private func sendGzip(_ socket: Socket, zeros count: Int) {
+    let body = Gzip.zeros(count)
+    var head = "HTTP/1.1 200 OK\r\nContent-Type: application/octet-stream\r\nContent-Encoding: gzip\r\n"
+    head += "Content-Length: \(body.count)\r\nConnection: close\r\n\r\n"
+    guard socket.send(Array(head.utf8)) else { return }
+    let piece = max(1, (body.count + 19) / 20)
+    var offset = 0
+    while offset < body.count {
+      if offset > 0, !socket.waitForClose(milliseconds: 5) { return }
+      let end = min(body.count, offset + piece)
+      guard socket.send(Array(body[offset..<end])) else { return }
+      offset = end
     }
   }
 
@@ -441,6 +476,71 @@ struct Socket {
     case 404: "Not Found"
     case 500: "Internal Server Error"
     default: "Status"
+    }
+  }
+}
+
+/// A gzip encoder for one kind of body, enough for the tests: `count` zero bytes as one DEFLATE
+/// block with the fixed Huffman codes (RFC 1951 3.2.6), a literal 0 and then matches of length 258
+/// at distance 1, in a gzip member (RFC 1952).
+enum Gzip {
+  static func zeros(_ count: Int) -> [UInt8] {
+    var bits = BitWriter()
+    bits.write(1, count: 1)  // BFINAL
+    bits.write(1, count: 2)  // BTYPE 01: fixed Huffman codes
+    var remaining = count
+    if remaining > 0 {
+      bits.writeCode(0x30, length: 8)  // literal 0
+      remaining -= 1
+    }
+    while remaining >= 258 {
+      bits.writeCode(0xC5, length: 8)  // length code 285: 258 bytes, no extra bits
+      bits.writeCode(0, length: 5)  // distance code 0: distance 1
+      remaining -= 258
+    }
+    for _ in 0..<remaining { bits.writeCode(0x30, length: 8) }
+    bits.writeCode(0, length: 7)  // end of block
+    var member: [UInt8] = [0x1F, 0x8B, 8, 0, 0, 0, 0, 0, 0, 0xFF]
+    member += bits.bytes
+    member += littleEndian(crc32OfZeros(count))
+    member += littleEndian(UInt32(truncatingIfNeeded: count))
+    return member
+  }
+
+  private static func littleEndian(_ value: UInt32) -> [UInt8] {
+    (0..<4).map { UInt8(truncatingIfNeeded: value >> (8 * $0)) }
+  }
+
+  private static func crc32OfZeros(_ count: Int) -> UInt32 {
+    var crc: UInt32 = 0xFFFF_FFFF
+    for _ in 0..<count {
+      for _ in 0..<8 { crc = crc & 1 == 1 ? (crc >> 1) ^ 0xEDB8_8320 : crc >> 1 }
+    }
+    return ~crc
+  }
+
+  /// Packs bits least significant first, as DEFLATE does.
+  private struct BitWriter {
+    var bytes: [UInt8] = []
+    var used = 8
+
+    /// Writes the low `count` bits of `value`, least significant first (header fields).
+    mutating func write(_ value: UInt32, count: Int) {
+      for bit in 0..<count { push(UInt8((value >> bit) & 1)) }
+    }
+
+    /// Writes a Huffman code, most significant bit first.
+    mutating func writeCode(_ code: UInt32, length: Int) {
+      for bit in stride(from: length - 1, through: 0, by: -1) { push(UInt8((code >> bit) & 1)) }
+    }
+
+    private mutating func push(_ bit: UInt8) {
+      if used == 8 {
+        bytes.append(0)
+        used = 0
+      }
+      bytes[bytes.count - 1] |= bit << used
+      used += 1
     }
   }
 }
