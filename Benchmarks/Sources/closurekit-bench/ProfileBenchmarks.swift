@@ -9,3 +9,12 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
   for _ in 0..<10 { event.addHandler { blackHole($0) } }
   for _ in 0..<pairs { event.addHandler { blackHole($0) }.cancel() }
 }
+
+/// Not a table: a send to one immediate handler, in a loop, for a profiler. Not run by default.
+let profileSendSuite = Suite(name: "profile-send") {
+  let counter = Counter()
+  let event = Event<Int>()
+  event.addHandler { counter.value &+= $0 }
+  for value in 0..<20_000_000 { event.send(value) }
+  blackHole(counter.value)
+}

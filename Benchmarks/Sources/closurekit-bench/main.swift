@@ -6,6 +6,7 @@ let suites: [Suite] = [
   eventsSuite,
   guardSuite,
   profileAddCancelSuite,
+  profileSendSuite,
   observationSuite,
   timersSuite,
   delegatesSuite,

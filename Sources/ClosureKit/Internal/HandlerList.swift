@@ -543,22 +543,26 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
   @inlinable
   func deliver(_ payload: Payload, to snapshot: ContiguousArray<HandlerNodeCore?>) {
     var ended: [HandlerNodeCore] = []
+    // Read as unmanaged references: the snapshot keeps every node alive for the whole loop, and a
+    // slot loaded as a strong reference costs a retain and a release per handler (half the time
+    // of a send to one handler).
     snapshot.withUnsafeBufferPointer { nodes in
-      for slot in nodes {
-        guard let slot else { continue }
-        // The snapshot keeps every node alive for the whole loop: no retain per handler.
-        Unmanaged.passUnretained(slot)._withUnsafeGuaranteedRef { node in
-          let bits = node.bits.load(ordering: .acquiring)
-          if bits & NodeBits.ended != 0 { return }
-          if bits & NodeBits.extended != 0 {
-            deliver(payload, to: unsafeDowncast(node, to: ExtendedHandlerNode<Payload, Tag>.self), ended: &ended)
-            return
+      nodes.withMemoryRebound(to: Unmanaged<HandlerNodeCore>?.self) { slots in
+        for slot in slots {
+          guard let slot else { continue }
+          slot._withUnsafeGuaranteedRef { node in
+            let bits = node.bits.load(ordering: .acquiring)
+            if bits & NodeBits.ended != 0 { return }
+            if bits & NodeBits.extended != 0 {
+              deliver(payload, to: unsafeDowncast(node, to: ExtendedHandlerNode<Payload, Tag>.self), ended: &ended)
+              return
+            }
+            if bits & NodeBits.once != 0 {
+              guard node.claimEnd() else { return }
+              ended.append(node)
+            }
+            unsafeDowncast(node, to: HandlerNode<Payload, Tag>.self).handler(payload)
           }
-          if bits & NodeBits.once != 0 {
-            guard node.claimEnd() else { return }
-            ended.append(node)
-          }
-          unsafeDowncast(node, to: HandlerNode<Payload, Tag>.self).handler(payload)
         }
       }
     }
