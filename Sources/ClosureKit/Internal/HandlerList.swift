@@ -337,7 +337,9 @@ struct HandlerListState {
     }
     guard let removed else { return nil }
     liveCount -= 1
-    if trailingHoles > 0 { entries.removeLast(trailingHoles) }
+    // One at a time: `removeLast(_:)` goes through the general `replaceSubrange`, and there is
+    // usually one.
+    for _ in 0..<trailingHoles { entries.removeLast() }
     if liveCount == 0 {
       entries.removeAll(keepingCapacity: entries.count <= 1024)
     } else if entries.count >= 32, liveCount < entries.count / 2 {
