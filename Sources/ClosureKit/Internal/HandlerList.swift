@@ -419,7 +419,9 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
         return false
       }
       let isSweepDue = state.isSweepDue()
-      node.word.wrappingAdd(state.entries.count << NodeBits.indexShift, ordering: .relaxed)
+      // A plain store, not an atomic add: no other thread has seen the node yet.
+      let bits = node.word.load(ordering: .relaxed)
+      node.word.store(bits | state.entries.count << NodeBits.indexShift, ordering: .relaxed)
       state.entries.append(HandlerEntry(node: node, handler: handler))
       state.liveCount += 1
       if let extended = node.extended, extended.isOwnerBound {
