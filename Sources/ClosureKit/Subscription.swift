@@ -1,4 +1,4 @@
-import Synchronization
+public import Synchronization
 
 /// A token that removes one registered handler.
 ///
@@ -22,56 +22,81 @@ import Synchronization
 /// > handler it removes. After it returns, no delivery of that handler *starts*, including
 /// > deliveries already queued on a `DispatchQueue`; a call already running on another thread may
 /// > finish.
-public final class Subscription: @unchecked Sendable, Hashable {
-  // @unchecked Sendable: `node` is written only under the lock of `source`; its storage is atomic
-  // so that `hasNode` may be read without that lock.
+public class Subscription: @unchecked Sendable, Hashable {
+  // @unchecked Sendable: `word` is atomic; in node mode (below) it is written only under the lock
+  // of `source`, and may be read without it.
+  //
+  // Not `final` (and not `open`): an event's or a control's registration record is itself a
+  // subclass (`HandlerNodeCore`), so that a registration allocates one object, not a record and a
+  // token.
 
   /// The source that owns the registration. Strong: a source's internal list is small, and the
   /// user-facing object (the event, the timer) ends every handler from its own deinit.
   let source: any SubscriptionSource
-  /// The strong reference behind `node`, retained by hand.
-  private let nodeStorage: Atomic<Unmanaged<AnyObject>?>
+  /// One word for the source, in one of two modes:
+  /// - node mode (``init(source:node:)``): `0` or the bits of a reference to the source's record of
+  ///   the registration, retained by hand (see ``node``); bit 0 is clear, as in any object address;
+  /// - state mode (a subclass that is the source's record of the registration): state bits of the
+  ///   source's own, with bit 0 always set.
+  @usableFromInline final let word: Atomic<Int>
 
-  package init(source: any SubscriptionSource, node: AnyObject?) {
+  package convenience init(source: any SubscriptionSource, node: AnyObject?) {
+    self.init(source: source, word: node.map { Int(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0)
+  }
+
+  /// The one designated initialiser: `word` is `0` or a retained reference's bits (node mode), or,
+  /// for a subclass that is its source's record of the registration, state bits with bit 0 set
+  /// (state mode).
+  ///
+  /// Internal, like the subclasses, which get unimplemented-initialiser stubs for it: a `package`
+  /// one makes the compiler route their stub through a vtable thunk that it reports as infinite
+  /// recursion.
+  init(source: any SubscriptionSource, word: Int) {
     self.source = source
-    self.nodeStorage = Atomic(node.map { Unmanaged.passRetained($0) })
+    self.word = Atomic(word)
   }
 
   deinit {
     // Without a node there is nothing for the source to forget: skipping the call saves the common
-    // token dropped after `cancel()` a lock section. Once it is `nil`, no source touches this token
-    // again (a source clears it last, under its lock).
-    guard nodeStorage.load(ordering: .acquiring) != nil else { return }
+    // token dropped after `cancel()` a lock section. Once it is `0`, no source touches this token
+    // again (a source clears it last, under its lock). In state mode there is no node.
+    let current = word.load(ordering: .acquiring)
+    guard current != 0, current & 1 == 0 else { return }
     source.subscriptionWillDeinit(self)
     // Read again: the source may have taken the reference while this deinit waited for its lock.
-    nodeStorage.exchange(nil, ordering: .acquiringAndReleasing)?.release()
+    Self.reference(word.exchange(0, ordering: .acquiringAndReleasing))?.release()
+  }
+
+  /// The reference whose bits are `bits`, in node mode.
+  private static func reference(_ bits: Int) -> Unmanaged<AnyObject>? {
+    UnsafeRawPointer(bitPattern: bits).map { Unmanaged.fromOpaque($0) }
   }
 
   /// The source's record of this registration; `nil` once it has ended. Read and written under
-  /// the lock of `source`.
-  package var node: AnyObject? {
-    get { nodeStorage.load(ordering: .acquiring)?.takeUnretainedValue() }
+  /// the lock of `source`. Node mode only.
+  package final var node: AnyObject? {
+    get { unretainedNode?.takeUnretainedValue() }
     set {
-      let old = nodeStorage.exchange(newValue.map { Unmanaged.passRetained($0) }, ordering: .acquiringAndReleasing)
-      old?.release()
+      let bits = newValue.map { Int(bitPattern: Unmanaged.passRetained($0).toOpaque()) } ?? 0
+      Self.reference(word.exchange(bits, ordering: .acquiringAndReleasing))?.release()
     }
   }
 
-  /// ``node`` without a retain; valid while the source's lock is held.
-  package var unretainedNode: Unmanaged<AnyObject>? {
-    nodeStorage.load(ordering: .acquiring)
+  /// ``node`` without a retain; valid while the source's lock is held. Node mode only.
+  package final var unretainedNode: Unmanaged<AnyObject>? {
+    Self.reference(word.load(ordering: .acquiring))
   }
 
   /// Clears ``node`` and hands its reference to the caller, who then owns it (under the source's
-  /// lock; release it after unlocking, as its release may be the last).
-  package func takeNode() -> AnyObject? {
-    nodeStorage.exchange(nil, ordering: .acquiringAndReleasing)?.takeRetainedValue()
+  /// lock; release it after unlocking, as its release may be the last). Node mode only.
+  package final func takeNode() -> AnyObject? {
+    Self.reference(word.exchange(0, ordering: .acquiringAndReleasing))?.takeRetainedValue()
   }
 
   /// Whether ``node`` is set; may be read without the source's lock. Once `false`, it stays so:
-  /// a source never sets a node again after clearing it.
-  package var hasNode: Bool {
-    nodeStorage.load(ordering: .acquiring) != nil
+  /// a source never sets a node again after clearing it. Node mode only.
+  package final var hasNode: Bool {
+    word.load(ordering: .acquiring) != 0
   }
 
   /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
@@ -86,7 +111,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
   /// > Important: `onCancel` is released right after it runs. It is never run if the
   /// > subscription is never cancelled: dropping the token does not cancel it.
   public convenience init(onCancel: @escaping @Sendable () -> Void) {
-    self.init(source: ClosureSubscriptionSource(onCancel), node: nil)
+    self.init(source: ClosureSubscriptionSource(onCancel), word: 0)
   }
 
   /// Removes the handler. Idempotent; safe from any thread and from inside the handler.
@@ -100,7 +125,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
   /// > captured has been released, unless a send on another thread is running right now (then it
   /// > is released when that send returns) or deliveries were already queued on a `DispatchQueue`
   /// > (then it is released when those are dropped, unrun).
-  public func cancel() {
+  public final func cancel() {
     source.cancel(self)
   }
 
@@ -112,7 +137,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
   /// event.send(1)
   /// assert(subscription.isCancelled)
   /// ```
-  public var isCancelled: Bool {
+  public final var isCancelled: Bool {
     source.isCancelled(self)
   }
 
@@ -124,7 +149,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
   /// ```
   ///
   /// - Parameter bag: The bag that will cancel this subscription.
-  public func store(in bag: SubscriptionBag) {
+  public final func store(in bag: SubscriptionBag) {
     bag.insert(self)
   }
 
@@ -132,7 +157,7 @@ public final class Subscription: @unchecked Sendable, Hashable {
     lhs === rhs
   }
 
-  public func hash(into hasher: inout Hasher) {
+  public final func hash(into hasher: inout Hasher) {
     hasher.combine(ObjectIdentifier(self))
   }
 }

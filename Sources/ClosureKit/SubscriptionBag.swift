@@ -44,6 +44,8 @@ public final class SubscriptionBag: Sendable {
   ///   each time its size doubles.
   public func insert(_ subscription: Subscription) {
     let snapshot = subscriptions.withLock { subscriptions -> [Subscription]? in
+      // Room for 8 at once, not 1, 2, 4 and 8 in turn: a bag usually collects several tokens.
+      if subscriptions.capacity == 0 { subscriptions.reserveCapacity(8) }
       subscriptions.append(subscription)
       let previousCount = subscriptions.count - 1
       return previousCount >= 16 && previousCount.nonzeroBitCount == 1 ? subscriptions : nil

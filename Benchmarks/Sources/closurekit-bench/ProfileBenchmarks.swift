@@ -1,11 +1,38 @@
 import ClosureKit
+import Dispatch
 
 /// Not a table: add + cancel of one handler on an event holding 10, in a loop, for a profiler
 /// (`perf record … closurekit-bench profile-add-cancel`, or `valgrind --tool=callgrind` with
 /// `--short` for 100,000 pairs instead of 3,000,000). Not run by default.
+/// `--owner` registers with `owner:`, `--queue` with `on: .queue`; `--control` adds a control
+/// action and removes it with `removeActions(for:)`.
 let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
   let pairs = CommandLine.arguments.contains("--short") ? 100_000 : 3_000_000
   let event = Event<Int>()
   for _ in 0..<10 { event.addHandler { blackHole($0) } }
-  for _ in 0..<pairs { event.addHandler { blackHole($0) }.cancel() }
+  if CommandLine.arguments.contains("--owner") {
+    let owner = BenchOwner()
+    for _ in 0..<pairs { event.addHandler(owner: owner) { _, value in blackHole(value) }.cancel() }
+  } else if CommandLine.arguments.contains("--control") {
+    let actions = ControlActions<BenchKinds, Int>()
+    for _ in 0..<10 { actions.addAction(for: .first) { blackHole($0) } }
+    for _ in 0..<pairs {
+      actions.addAction(for: .second) { blackHole($0) }
+      actions.removeActions(for: .second)
+    }
+  } else if CommandLine.arguments.contains("--queue") {
+    let queue = DispatchQueue(label: "bench.profile")
+    for _ in 0..<pairs { event.addHandler(on: .queue(queue)) { blackHole($0) }.cancel() }
+  } else {
+    for _ in 0..<pairs { event.addHandler { blackHole($0) }.cancel() }
+  }
+}
+
+/// Not a table: a send to one immediate handler, in a loop, for a profiler. Not run by default.
+let profileSendSuite = Suite(name: "profile-send") {
+  let counter = Counter()
+  let event = Event<Int>()
+  event.addHandler { counter.value &+= $0 }
+  for value in 0..<20_000_000 { event.send(value) }
+  blackHole(counter.value)
 }

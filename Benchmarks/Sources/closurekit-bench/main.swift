@@ -7,6 +7,7 @@ let suites: [Suite] = [
   guardSuite,
   profileAddCancelSuite,
   observedWriteProfileSuite,
+  profileSendSuite,
   observationSuite,
   timersSuite,
   timersLoadSuite,
