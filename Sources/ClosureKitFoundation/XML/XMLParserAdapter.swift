@@ -1,12 +1,65 @@
+#if canImport(Darwin)
 import ClosureKit
 import Foundation
 
-#if canImport(FoundationXML)
-  import FoundationXML
-#endif
+/// The Apple-platform backend of ``ClosureXMLParser``: Foundation's `XMLParser` with
+/// ``XMLParserAdapter`` as its delegate. (Linux uses ``SAXSession`` over libxml2 instead.)
+enum FoundationXMLBackend {
+  static func parse(
+    _ data: Data, processingNamespaces: Bool, handlers: XMLParserHandlers
+  ) throws -> XMLParserHandlers.Outcome {
+    if let (line, column) = XMLDeclarationCheck.encodingContradictingBOM(
+      in: Array(data.prefix(XMLDeclarationCheck.headLength)))
+    {
+      throw XMLParsingError(code: .encodingMismatch, line: line, column: column)
+    }
+    return try parse(XMLParser(data: data), processingNamespaces: processingNamespaces, handlers: handlers)
+  }
 
-/// The `XMLParserDelegate` behind ``XMLParserHandlers``: stored optional closures, one flag
-/// check per callback, no lock (a parse runs on one thread).
+  static func parse(
+    contentsOf url: URL, processingNamespaces: Bool, handlers: XMLParserHandlers
+  ) throws -> XMLParserHandlers.Outcome {
+    let handle = try FileHandle(forReadingFrom: url)  // the file's own error, before parsing
+    let head = try handle.read(upToCount: XMLDeclarationCheck.headLength) ?? Data()
+    try? handle.close()
+    if let (line, column) = XMLDeclarationCheck.encodingContradictingBOM(in: Array(head)) {
+      throw XMLParsingError(code: .encodingMismatch, line: line, column: column)
+    }
+    guard let stream = InputStream(url: url) else { throw CocoaError(.fileReadUnknown, userInfo: [NSURLErrorKey: url]) }
+    return try parse(XMLParser(stream: stream), processingNamespaces: processingNamespaces, handlers: handlers)
+  }
+
+  private static func parse(
+    _ parser: XMLParser, processingNamespaces: Bool, handlers: XMLParserHandlers
+  ) throws -> XMLParserHandlers.Outcome {
+    parser.shouldProcessNamespaces = processingNamespaces
+    parser.shouldResolveExternalEntities = false
+    let adapter = XMLParserAdapter(handlers)
+    adapter.keepAlive.retain(adapter)
+    parser.delegate = adapter
+    let succeeded = parser.parse()
+    parser.delegate = nil
+    let failure = adapter.failure
+    let didStart = adapter.didStart
+    let line = parser.lineNumber
+    let column = parser.columnNumber
+    adapter.keepAlive.release()  // the parse is over: only this frame still holds the adapter
+
+    if let failure {
+      if failure is XMLParserHandlers.Stop { return .stopped }
+      throw failure
+    }
+    guard didStart else { throw XMLParsingError(code: .emptyDocument, line: 1, column: 1) }
+    guard succeeded else {
+      let code = (parser.parserError as NSError?).map { XMLParsingError.Code(rawValue: $0.code) } ?? .unknown
+      throw XMLParsingError(code: code, line: line, column: column)
+    }
+    return .finished
+  }
+}
+
+/// The `XMLParserDelegate` behind ``XMLParserHandlers`` on Apple platforms: stored optional
+/// closures, one flag check per callback, no lock (a parse runs on one thread).
 final class XMLParserAdapter: NSObject, XMLParserDelegate {
   /// The closures, copied out of the handlers struct so each callback is one load and one call;
   /// `let`, so a call needs no retain of the closure's context. Released with the adapter, when
@@ -106,3 +159,4 @@ final class XMLParserAdapter: NSObject, XMLParserDelegate {
     fail(XMLParsingError(code: code, line: parser.lineNumber, column: parser.columnNumber), parser)
   }
 }
+#endif
