@@ -20,6 +20,15 @@
     /// Bytes of entity replacement text allowed per byte of document fed so far.
     static let entityBudgetRatio = 10
 
+    /// libxml2's `XML_WAR_*` codes, some of which it raises at error level (a namespace name that
+    /// is not a URI, an undeclared entity in a document whose external subset was not read).
+    static let warningCodes: Set<Int32> = [
+      Int32(XML_WAR_UNDECLARED_ENTITY.rawValue), Int32(XML_WAR_CATALOG_PI.rawValue),
+      Int32(XML_WAR_UNKNOWN_VERSION.rawValue), Int32(XML_WAR_LANG_VALUE.rawValue), Int32(XML_WAR_NS_URI.rawValue),
+      Int32(XML_WAR_NS_URI_RELATIVE.rawValue), Int32(XML_WAR_SPACE_VALUE.rawValue),
+      Int32(XML_WAR_NS_COLUMN.rawValue), Int32(XML_WAR_ENTITY_REDEFINED.rawValue),
+    ]
+
     /// The closures, copied out of the handlers struct so each callback is one load and one call.
     let didStartDocument: (() throws -> Void)?
     let didEndDocument: (() throws -> Void)?
@@ -235,10 +244,15 @@
       guard !isFailed else { return }
       let record = error.pointee
       let code = XMLParsingError.Code(rawValue: Int(record.code))
+      // Fatal errors end the parse, and so do namespace errors when namespaces are processed;
+      // libxml2's warnings, its `XML_WAR_*` codes at any level, and the other recoverable errors
+      // (a redeclared predefined entity) are warnings: libxml2 goes on and calls the document
+      // well-formed.
       let isFatal =
-        record.level == XML_ERR_FATAL
-        || (processingNamespaces && record.level == XML_ERR_ERROR
-          && record.domain == Int32(XML_FROM_NAMESPACE.rawValue))
+        !Self.warningCodes.contains(record.code)
+        && (record.level == XML_ERR_FATAL
+          || (processingNamespaces && record.level == XML_ERR_ERROR
+            && record.domain == Int32(XML_FROM_NAMESPACE.rawValue)))
       let position = XMLParsingError(code: code, line: line, column: column)
       if isFatal {
         fail(position)
@@ -269,6 +283,28 @@
     func getParameterEntity(_ name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
       guard !isFailed, let context else { return nil }
       return budget(xmlSAX2GetParameterEntity(context, name))
+    }
+
+    /// An attribute value as the document means it. Without entity substitution libxml2 hands
+    /// over a value that still holds references: `&name;` for a declared entity and `&#38;` for
+    /// each literal `&` (also from `&amp;`). Such a value is decoded as libxml2's own tree builder
+    /// does it, with `xmlStringLenDecodeEntities`, whose entity look-ups go through the budget.
+    func attributeValue(_ bytes: UnsafeBufferPointer<UInt8>) -> String {
+      guard let base = bytes.baseAddress, bytes.contains(UInt8(ascii: "&")), let context else {
+        return String(decoding: bytes, as: UTF8.self)
+      }
+      guard
+        let decoded = xmlStringLenDecodeEntities(
+          context, base, Int32(clamping: bytes.count), Int32(XML_SUBSTITUTE_REF), 0, 0, 0)
+      else {
+        return String(decoding: bytes, as: UTF8.self)
+      }
+      let value = String(cString: decoded)
+      // libxml2's own deallocator (`xmlFree` is a mutable C global; `xmlMemGet` reads it).
+      var free: xmlFreeFunc?
+      xmlMemGet(&free, nil, nil, nil)
+      free?(decoded)
+      return value
     }
 
     func startElement(_ name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {

@@ -81,7 +81,7 @@
           if let prefix = attributes[base + 1] { key = String(cString: prefix) + ":" + key }
           var value = ""
           if let start = attributes[base + 3], let end = attributes[base + 4], end >= start {
-            value = String(decoding: UnsafeBufferPointer(start: start, count: end - start), as: UTF8.self)
+            value = session.attributeValue(UnsafeBufferPointer(start: start, count: end - start))
           }
           dictionary[key] = value
         }
