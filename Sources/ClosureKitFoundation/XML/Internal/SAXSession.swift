@@ -130,8 +130,7 @@
       }
       if !isFailed, let context {
         // A failure libxml2 recorded without an error callback reaching us.
-        if context.pointee.wellFormed == 0 || (processingNamespaces && context.pointee.nsWellFormed == 0) || !didEnd
-        {
+        if context.pointee.wellFormed == 0 || !didEnd {
           fail(XMLParsingError(code: didStart ? .unknown : .emptyDocument, line: line, column: column))
         }
       }

@@ -42,7 +42,8 @@ enum XMLDeclarationCheck {
       guard cursor < declaration.count, declaration[cursor] == UInt8(ascii: "=") else { return nil }
       cursor += 1
       while cursor < declaration.count, isSpace(declaration[cursor]) { cursor += 1 }
-      guard cursor < declaration.count, declaration[cursor] == UInt8(ascii: "\"") || declaration[cursor] == UInt8(ascii: "'")
+      guard cursor < declaration.count,
+        declaration[cursor] == UInt8(ascii: "\"") || declaration[cursor] == UInt8(ascii: "'")
       else { return nil }
       let quote = declaration[cursor]
       let valueStart = cursor + 1
