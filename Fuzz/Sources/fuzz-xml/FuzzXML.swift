@@ -89,7 +89,11 @@ func check(_ document: Data, processingNamespaces: Bool, throwAt: Int?) {
 /// than ClosureKit's. (Not the pull parser: `xmlReadMemory` stops at the first NUL byte and calls
 /// what comes before it a document.)
 func libxml2CallsWellFormed(_ document: Data) -> Bool {
-  document.withUnsafeBytes { bytes in
+  // Errors raised without a parser context (character conversion) go to this thread's handler,
+  // standard error by default: silenced here, so that anything on standard error is ClosureKit's.
+  xmlSetStructuredErrorFunc(nil) { _, _ in }
+  defer { xmlSetStructuredErrorFunc(nil, nil) }
+  return document.withUnsafeBytes { bytes in
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     let first = min(4, bytes.count)
     guard let context = xmlCreatePushParserCtxt(nil, nil, base, Int32(first), nil) else { return false }
