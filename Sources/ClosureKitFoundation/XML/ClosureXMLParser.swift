@@ -71,7 +71,7 @@ public enum ClosureXMLParser {
   /// - Returns: Whether the document was parsed whole or stopped by a handler.
   /// - Throws: The error opening or reading the file, an ``XMLParsingError``, or a handler's error.
   ///
-  /// > Important: Synchronous, on the calling thread, as ``parse(_:processingNamespaces:handlers:)``.
+  /// > Important: Synchronous, on the calling thread, as `parse(_:processingNamespaces:handlers:)`.
   @discardableResult
   public static func parse(
     contentsOf url: URL,

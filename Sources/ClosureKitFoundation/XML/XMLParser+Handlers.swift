@@ -6,7 +6,7 @@ public import Foundation
 
 extension XMLParser {
   /// Parses `data` with closures: the Foundation spelling of
-  /// ``ClosureXMLParser/parse(_:processingNamespaces:handlers:)``, which it calls (on Linux it
+  /// `ClosureXMLParser.parse(_:processingNamespaces:handlers:)`, which it calls (on Linux it
   /// needs `import FoundationXML`; the parse itself does not go through Foundation there).
   ///
   /// ```swift

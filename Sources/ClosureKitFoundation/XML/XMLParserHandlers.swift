@@ -14,7 +14,7 @@ public import Foundation
 /// error, except ``Stop``, which ends the parse early without an error.
 ///
 /// > Important: The closures run synchronously on the thread (or, for a byte sequence, in the
-/// > task) that called ``ClosureXMLParser/parse(_:processingNamespaces:handlers:)``, in document
+/// > task) that called `ClosureXMLParser.parse(_:processingNamespaces:handlers:)`, in document
 /// > order, and are released when that call returns.
 public struct XMLParserHandlers {
   /// Thrown by a handler to stop the parse without an error: the parse call returns
