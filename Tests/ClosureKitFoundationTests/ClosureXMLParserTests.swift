@@ -2,6 +2,10 @@ import ClosureKitFoundation
 import Foundation
 import Testing
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
 /// A document of `lines` lines of `<i a="1">text</i>` in a root element, about 20 bytes a line.
 private func generatedDocument(lines: Int, tail: String = "") -> Data {
   var xml = "<?xml version=\"1.0\"?>\n<r>\n"
@@ -252,5 +256,23 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
       _ = try? await ClosureXMLParser.parse(CountingBytes(Data("<r>x</s>".utf8)), handlers: handlers)
     }
     #expect(weakCaptured == nil)
+  }
+
+  /// The Delegates article's XML example, compiled here (and not run: it downloads).
+  func articleExample(data: Data, fileURL: URL, feedURL: URL) async throws {
+    var handlers = XMLParserHandlers()
+    handlers.didStartElement = { name, namespaceURI, qualifiedName, attributes in print("<\(name)>") }
+    handlers.foundCharacters = { text in print(text) }
+    handlers.foundWarning = { warning in print("warning:", warning) }  // the parse goes on
+    do {
+      try ClosureXMLParser.parse(data, processingNamespaces: true, handlers: handlers)
+    } catch let error as XMLParsingError {
+      print(error.code, error.line, error.column)  // tag name mismatch (76), 4, 24
+    }
+
+    try ClosureXMLParser.parse(contentsOf: fileURL, handlers: handlers)  // read in 64 KB chunks
+    let (bytes, _) = try await ClosureURLSession().bytes(for: URLRequest(url: feedURL))
+    try await ClosureXMLParser.parse(bytes, handlers: handlers)  // parsed as the bytes arrive
+    for try await event in ClosureXMLParser.events(in: data) { print(event) }  // XMLEvent values
   }
 }

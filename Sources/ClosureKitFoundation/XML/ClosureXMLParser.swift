@@ -92,11 +92,10 @@ public enum ClosureXMLParser {
     #endif
   }
 
-  /// Parses a document as its bytes arrive, for example a download's `URLSession.AsyncBytes` or
-  /// a `FileHandle`'s `bytes`.
+  /// Parses a document as its bytes arrive, for example a download's ``ClosureURLSession/AsyncBytes``.
   ///
   /// ```swift
-  /// let (bytes, _) = try await URLSession.shared.bytes(from: feedURL)
+  /// let (bytes, _) = try await ClosureURLSession().bytes(for: URLRequest(url: feedURL))
   /// try await ClosureXMLParser.parse(bytes, handlers: handlers)
   /// ```
   ///
