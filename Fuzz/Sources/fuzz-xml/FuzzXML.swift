@@ -90,10 +90,15 @@ func check(_ document: Data, processingNamespaces: Bool, throwAt: Int?) {
 /// what comes before it a document.)
 func libxml2CallsWellFormed(_ document: Data) -> Bool {
   // Errors raised without a parser context (character conversion) go to this thread's handler,
-  // standard error by default: silenced here, so that anything on standard error is ClosureKit's.
-  xmlSetStructuredErrorFunc(nil) { _, _ in }
+  // standard error by default: recorded here (and so kept off standard error, which then shows only
+  // ClosureKit's). libxml2 stops at an encoding error without marking the document ill-formed: it
+  // calls a document whose bytes it could not decode well-formed, up to where it stopped.
+  oracleSawContextlessError = false
+  xmlSetStructuredErrorFunc(nil) { _, error in
+    if let error, error.pointee.level.rawValue >= XML_ERR_ERROR.rawValue { oracleSawContextlessError = true }
+  }
   defer { xmlSetStructuredErrorFunc(nil, nil) }
-  return document.withUnsafeBytes { bytes in
+  let accepted = document.withUnsafeBytes { bytes in
     let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self)
     let first = min(4, bytes.count)
     guard let context = xmlCreatePushParserCtxt(nil, nil, base, Int32(first), nil) else { return false }
@@ -105,4 +110,8 @@ func libxml2CallsWellFormed(_ document: Data) -> Bool {
     xmlParseChunk(context, base.map { $0 + first }, Int32(bytes.count - first), 1)
     return context.pointee.wellFormed == 1 && context.pointee.myDoc != nil
   }
+  return accepted && !oracleSawContextlessError
 }
+
+/// Set by the oracle's error handler (one fuzzing thread).
+nonisolated(unsafe) var oracleSawContextlessError = false
