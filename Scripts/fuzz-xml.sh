@@ -25,7 +25,7 @@ echo "==> fuzzing for ${seconds} s"
 rm -f "$work"/crash-* "$work"/leak-* "$work"/timeout-* "$work"/oom-*
 # Swift's own crash backtracer and ASan's report fight over a crashing process: ASan reports.
 status=0
-SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+SWIFT_BACKTRACE=enable=no "$binary" -max_total_time="$seconds" -max_len=8192 -timeout=30 -rss_limit_mb=2048 \
   -print_final_stats=1 -artifact_prefix="$work/" "$work/corpus" Fuzz/Corpus >"$work/last-run.log" 2>&1 || status=$?
 grep -E '^(#[0-9]+.*DONE|Done|stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==ERROR|SUMMARY)' \
   "$work/last-run.log" || true
