@@ -13,7 +13,12 @@ let package = Package(
   ],
   targets: [
     .target(name: "ClosureKit"),
-    .target(name: "ClosureKitFoundation", dependencies: ["ClosureKit"]),
+    .target(
+      name: "ClosureKitFoundation",
+      dependencies: ["ClosureKit", .target(name: "CLibXML2", condition: .when(platforms: [.linux]))]
+    ),
+    // The system libxml2, which the XML SAX driver uses on Linux (Apple platforms use XMLParser).
+    .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
     // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
@@ -31,7 +36,7 @@ let package = Package(
   swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
   var settings = target.swiftSettings ?? []
   settings.append(contentsOf: [
     .enableUpcomingFeature("ExistentialAny"),

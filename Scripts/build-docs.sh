@@ -12,6 +12,16 @@ swift build >/dev/null
 bin=$(swift build --show-bin-path)
 triple=$(swiftc -print-target-info | sed -n 's/.*"unversionedTriple": "\(.*\)".*/\1/p' | head -n 1)
 
+# The package's system-library targets (ClosureKitFoundation's libxml2 on Linux): their module maps
+# under Sources/ and the C flags pkg-config gives for the manifest's `pkgConfig:` names, as SwiftPM
+# passes them to the compiler.
+systemLibraries=()
+for map in Sources/*/module.modulemap; do systemLibraries+=(-I "$(dirname "$map")"); done
+for package in $(sed -n 's/.*pkgConfig: *"\([^"]*\)".*/\1/p' Package.swift); do
+  if command -v pkg-config >/dev/null && pkg-config --exists "$package"; then
+    for flag in $(pkg-config --cflags "$package"); do systemLibraries+=(-Xcc "$flag"); done
+  fi
+done
 modules=(ClosureKit ClosureKitFoundation ClosureKitTesting)
 archives=()
 mkdir -p .build/docs/archives
@@ -19,7 +29,7 @@ for module in "${modules[@]}"; do
   graphs=".build/symbol-graphs/$module"
   archive=".build/docs/archives/$module.doccarchive"
   rm -rf "$graphs" "$archive" ".build/docs/$module" && mkdir -p "$graphs"
-  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" \
+  swift-symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" "${systemLibraries[@]}" \
     -minimum-access-level public -output-dir "$graphs" -skip-synthesized-members
   catalog="Sources/$module/Documentation.docc"
   args=()

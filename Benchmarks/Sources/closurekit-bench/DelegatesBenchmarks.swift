@@ -7,18 +7,21 @@ import Foundation
 #endif
 
 let delegatesSuite = Suite(name: "delegates") {
-  saxBenchmark()
+  saxBenchmark(megabytes: 10, rounds: 7)
+  saxBenchmark(megabytes: 100, rounds: 3)
+  saxPeakMemoryBenchmark(megabytes: 100)
   for observers in [1, 10, 100] {
     notificationBenchmark(observers: observers)
   }
   delegateSlotBenchmark()
 }
 
-/// A generated document of about 10 MB: elements with attributes, text, comments and CDATA.
-func makeBenchmarkDocument() -> Data {
+/// A generated document of about `megabytes` MB: elements with attributes, text, comments and CDATA.
+func makeBenchmarkDocument(megabytes: Int = 10) -> Data {
   var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<catalog>\n"
+  xml.reserveCapacity(megabytes * 1_000_000 + 200)
   var index = 0
-  while xml.utf8.count < 10_000_000 {
+  while xml.utf8.count < megabytes * 1_000_000 {
     xml += "  <book id=\"\(index)\" lang=\"en\"><title>Title number \(index)</title>"
     xml += "<author>Author \(index % 97)</author><!-- note \(index) --><summary><![CDATA[a <b> c]]></summary></book>\n"
     index += 1
@@ -35,6 +38,7 @@ final class SAXTally: @unchecked Sendable {
   var characters = 0
   var comments = 0
   var cdata = 0
+  var errors = 0
 }
 
 /// The baseline: the delegate a user would write by hand.
@@ -58,11 +62,20 @@ final class HandWrittenSAXDelegate: NSObject, XMLParserDelegate {
   func parser(_ parser: XMLParser, foundCharacters string: String) { tally.characters &+= string.utf8.count }
   func parser(_ parser: XMLParser, foundComment comment: String) { tally.comments &+= 1 }
   func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) { tally.cdata &+= CDATABlock.count }
+  func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) { tally.errors &+= 1 }
 }
 
-/// SAX throughput: `XMLParser.parse(_:handlers:)` against a hand-written `XMLParserDelegate`.
-func saxBenchmark() {
-  let document = makeBenchmarkDocument()
+/// The Foundation baseline's parser: `XMLParser(stream:)`, which feeds libxml2 in pieces. (On Linux
+/// `XMLParser(data:)` hands libxml2 the whole document at once, and libxml2 fails every document
+/// over 10,000,000 bytes that way.)
+func makeBaselineParser(_ document: Data) -> XMLParser {
+  XMLParser(stream: InputStream(data: document))
+}
+
+/// SAX throughput: `ClosureXMLParser.parse(_:handlers:)` against a hand-written `XMLParserDelegate`,
+/// on the same document, both parsing it without error.
+func saxBenchmark(megabytes: Int, rounds: Int) {
+  let document = makeBenchmarkDocument(megabytes: megabytes)
   var table = Table(
     "SAX parse of a \(document.count / 1_000_000) MB document (CPU time of the parsing thread)", unit: "ms")
 
@@ -78,31 +91,110 @@ func saxBenchmark() {
   // Rounds alternate between the two, so that load from other processes hits both alike.
   var baselineSamples: [Double] = []
   var adapterSamples: [Double] = []
-  for _ in 0..<7 {
+  for _ in 0..<rounds {
     baselineSamples.append(
       threadCPUNanoseconds {
-        let parser = XMLParser(data: document)
+        let parser = makeBaselineParser(document)
         let delegate = HandWrittenSAXDelegate(tally: baselineTally)
         parser.delegate = delegate
-        blackHole(parser.parse())
+        precondition(parser.parse() && parser.parserError == nil, "the baseline failed to parse the document")
       })
     adapterSamples.append(
       threadCPUNanoseconds {
-        blackHole(try? XMLParser.parse(document, handlers: handlers))
+        do {
+          let outcome = try ClosureXMLParser.parse(document, handlers: handlers)
+          precondition(outcome == .finished)
+        } catch {
+          preconditionFailure("ClosureXMLParser failed to parse the document: \(error)")
+        }
       })
   }
+  precondition(baselineTally.errors == 0, "the baseline reported errors")
   let baseline = baselineSamples.sorted()[baselineSamples.count / 2]
   let adapter = adapterSamples.sorted()[adapterSamples.count / 2]
-  table.add("hand-written XMLParserDelegate", baseline / 1e6, baseline: true)
-  table.add("XMLParser.parse(_:handlers:)", adapter / 1e6)
+  table.add("hand-written XMLParserDelegate, XMLParser(stream:)", baseline / 1e6, baseline: true)
+  table.add("ClosureXMLParser.parse(_:handlers:)", adapter / 1e6)
   table.print()
-  let megabytes = Double(document.count) / 1e6
+  let size = Double(document.count) / 1e6
   print(
-    "  throughput: baseline \(format(megabytes / (baseline / 1e9))) MB/s, adapter \(format(megabytes / (adapter / 1e9))) MB/s"
+    "  throughput: baseline \(format(size / (baseline / 1e9))) MB/s, closures \(format(size / (adapter / 1e9))) MB/s"
   )
   precondition(
-    tally.elements == baselineTally.elements && tally.characters == baselineTally.characters,
-    "the adapter and the baseline saw different events")
+    tally.elements == baselineTally.elements && tally.characters == baselineTally.characters
+      && tally.cdata == baselineTally.cdata && tally.comments == baselineTally.comments,
+    "the closures and the baseline saw different events")
+}
+
+/// Peak resident memory of a process that parses a `megabytes` MB file, each way in a fresh child
+/// process (`closurekit-bench --xml-peak VARIANT FILE`, which prints its peak resident set: VmHWM
+/// on Linux, `getrusage`'s maximum resident set size on Apple platforms): an idle child, Foundation's `XMLParser(stream:)` on an `InputStream` of the
+/// file, and `ClosureXMLParser.parse(contentsOf:)`.
+func saxPeakMemoryBenchmark(megabytes: Int) {
+  let url = FileManager.default.temporaryDirectory.appendingPathComponent("closurekit-bench-\(UUID().uuidString).xml")
+  do {
+    try makeBenchmarkDocument(megabytes: megabytes).write(to: url)
+  } catch {
+    print("  could not write \(url.path): \(error)")
+    return
+  }
+  defer { try? FileManager.default.removeItem(at: url) }
+  var table = Table("peak memory parsing a \(megabytes) MB file (maximum resident set of a child process)", unit: "MB")
+  table.add("idle child process", peakInChildProcess("idle", url), baseline: true)
+  table.add("XMLParser(stream:) + hand-written delegate", peakInChildProcess("foundation", url))
+  table.add("ClosureXMLParser.parse(contentsOf:)", peakInChildProcess("closures", url))
+  table.print()
+}
+
+/// Runs `closurekit-bench --xml-peak VARIANT FILE` and reads the megabytes it prints.
+func peakInChildProcess(_ variant: String, _ url: URL) -> Double {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
+  process.arguments = ["--xml-peak", variant, url.path]
+  let pipe = Pipe()
+  process.standardOutput = pipe
+  do {
+    try process.run()
+  } catch {
+    return .nan
+  }
+  let output = pipe.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else { return .nan }
+  return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+}
+
+/// The child-process side of ``peakInChildProcess(_:_:)``: parses the file, prints its peak in MB.
+func xmlPeakProbe(_ variant: String, _ path: String) {
+  let url = URL(fileURLWithPath: path)
+  let tally = SAXTally()
+  switch variant {
+  case "idle":
+    break
+  case "foundation":
+    guard let stream = InputStream(url: url) else { exit(1) }
+    let parser = XMLParser(stream: stream)
+    let delegate = HandWrittenSAXDelegate(tally: tally)
+    parser.delegate = delegate
+    guard parser.parse(), tally.errors == 0 else { exit(1) }
+  case "closures":
+    let handlers = XMLParserHandlers(
+      didStartElement: { _, _, _, _ in tally.elements &+= 1 }, foundCharacters: { tally.characters &+= $0.utf8.count })
+    guard (try? ClosureXMLParser.parse(contentsOf: url, handlers: handlers)) == .finished else { exit(1) }
+  default:
+    exit(1)
+  }
+  #if canImport(Darwin)
+    var usage = rusage()
+    getrusage(RUSAGE_SELF, &usage)
+    let bytes = Double(usage.ru_maxrss)  // bytes on Darwin
+  #else
+    // VmHWM, the peak resident set of this process's own memory. (`getrusage`'s `ru_maxrss` is
+    // carried over from the parent across fork and exec on Linux: it would report the parent's.)
+    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+    let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") } ?? ""
+    let bytes = (Double(line.split(separator: " ").dropFirst().first ?? "") ?? .nan) * 1024  // kB
+  #endif
+  print(bytes / 1e6)
 }
 
 /// The CPU time the current thread spends in `body`: unlike wall time, it does not count the time

@@ -6,16 +6,16 @@ public import Foundation
 /// var handlers = XMLParserHandlers()
 /// handlers.didStartElement = { name, namespaceURI, qualifiedName, attributes in print("<\(name)>") }
 /// handlers.foundCharacters = { text in print(text) }
-/// try XMLParser.parse(Data("<a>hi</a>".utf8), handlers: handlers)
+/// try ClosureXMLParser.parse(Data("<a>hi</a>".utf8), handlers: handlers)
 /// ```
 ///
 /// An unset closure means the event is skipped, which is `XMLParser`'s own default. Any closure
 /// may throw: the parse stops at once, no further closure runs, and the parse call rethrows the
 /// error, except ``Stop``, which ends the parse early without an error.
 ///
-/// > Important: The closures run synchronously on the thread that called
-/// > `XMLParser/parse(_:processingNamespaces:handlers:)`, in document order, and are
-/// > released when that call returns.
+/// > Important: The closures run synchronously on the thread (or, for a byte sequence, in the
+/// > task) that called `ClosureXMLParser.parse(_:processingNamespaces:handlers:)`, in document
+/// > order, and are released when that call returns.
 public struct XMLParserHandlers {
   /// Thrown by a handler to stop the parse without an error: the parse call returns
   /// ``Outcome/stopped``.
@@ -35,7 +35,7 @@ public struct XMLParserHandlers {
   /// How a parse ended when it did not throw.
   ///
   /// ```swift
-  /// if try XMLParser.parse(data, handlers: handlers) == .stopped { print("stopped early") }
+  /// if try ClosureXMLParser.parse(data, handlers: handlers) == .stopped { print("stopped early") }
   /// ```
   public enum Outcome: Sendable, Hashable {
     /// The whole document was parsed.
@@ -98,6 +98,16 @@ public struct XMLParserHandlers {
   /// handlers.foundProcessingInstruction = { target, data in print(target, data ?? "") }
   /// ```
   public var foundProcessingInstruction: ((_ target: String, _ data: String?) throws -> Void)?
+  /// Runs for each warning libxml2 reports about a document it goes on parsing (an XML version
+  /// other than 1.0, an invalid `xml:space` value, a namespace name that is not a URI, an entity
+  /// reference the unread external subset may declare). A warning never stops the parse; unset,
+  /// warnings are ignored. Apple's `XMLParser` reports no warnings, so on Apple platforms this
+  /// never runs.
+  ///
+  /// ```swift
+  /// handlers.foundWarning = { warning in print("warning:", warning) }   // unknown XML version (97) at line 1, column 22
+  /// ```
+  public var foundWarning: ((_ warning: XMLParsingError) throws -> Void)?
 
   /// Creates handlers; every closure you leave out is skipped.
   ///
@@ -114,6 +124,7 @@ public struct XMLParserHandlers {
   ///   - foundCDATA: Runs for each CDATA section.
   ///   - foundComment: Runs for each comment.
   ///   - foundProcessingInstruction: Runs for each processing instruction.
+  ///   - foundWarning: Runs for each warning (Linux only; the parse goes on).
   public init(
     didStartDocument: (() throws -> Void)? = nil,
     didEndDocument: (() throws -> Void)? = nil,
@@ -124,7 +135,8 @@ public struct XMLParserHandlers {
     foundCharacters: ((_ text: String) throws -> Void)? = nil,
     foundCDATA: ((_ data: Data) throws -> Void)? = nil,
     foundComment: ((_ comment: String) throws -> Void)? = nil,
-    foundProcessingInstruction: ((_ target: String, _ data: String?) throws -> Void)? = nil
+    foundProcessingInstruction: ((_ target: String, _ data: String?) throws -> Void)? = nil,
+    foundWarning: ((_ warning: XMLParsingError) throws -> Void)? = nil
   ) {
     self.didStartDocument = didStartDocument
     self.didEndDocument = didEndDocument
@@ -134,6 +146,7 @@ public struct XMLParserHandlers {
     self.foundCDATA = foundCDATA
     self.foundComment = foundComment
     self.foundProcessingInstruction = foundProcessingInstruction
+    self.foundWarning = foundWarning
   }
 }
 

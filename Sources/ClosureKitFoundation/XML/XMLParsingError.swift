@@ -8,10 +8,12 @@
 /// }
 /// ```
 ///
-/// The code is libxml2's own number (`xmlParserErrors`), which both Apple's and Linux's
-/// `XMLParser` report in their error callbacks. On Linux, `XMLParser.ErrorCode` does not match
-/// those numbers (`XMLParser.ErrorCode(rawValue: 76)` is `.standaloneValueError`, while libxml2's
-/// 76 is a tag name mismatch), so ClosureKit keeps the raw number and names it itself.
+/// The code is libxml2's own number (`xmlParserErrors`): what ClosureKit's libxml2 backend reads
+/// on Linux and what Apple's `XMLParser` reports. (On Linux, Foundation's `XMLParser.ErrorCode`
+/// does not match those numbers: `XMLParser.ErrorCode(rawValue: 76)` is `.standaloneValueError`,
+/// while libxml2's 76 is a tag name mismatch.) Every code libxml2's parser can report has a
+/// readable name in ``description``; ``Code/domain`` says which part of libxml2 it comes from.
+/// The same type describes a warning passed to ``XMLParserHandlers/foundWarning``.
 ///
 /// > Important: The error describes the *first* problem the parser found; nothing after it was
 /// > delivered.
@@ -90,25 +92,44 @@ public struct XMLParsingError: Error, Sendable, Hashable, CustomStringConvertibl
     public static let extraContent = Code(rawValue: 86)
     /// Entities refer to each other in a loop.
     public static let entityLoop = Code(rawValue: 89)
-    /// ClosureKit refused the document before parsing it because Foundation on Linux would crash
-    /// on it: its internal DTD subset declares an `#IMPLIED` or `#REQUIRED` attribute, a
-    /// `NOTATION`, or a parameter entity.
+    /// An unsupported encoding was declared.
+    public static let unsupportedEncoding = Code(rawValue: 32)
+    /// A warning: the XML declaration names a version other than 1.0.
+    public static let unknownVersion = Code(rawValue: 97)
+    /// A warning: a namespace name is not a valid URI (for example, it contains a space).
+    public static let invalidNamespaceURI = Code(rawValue: 99)
+    /// A warning: `xml:space` is neither `default` nor `preserve`.
+    public static let invalidSpaceValue = Code(rawValue: 102)
+    /// A namespace prefix is used but never declared (only when namespaces are processed).
+    public static let undefinedNamespace = Code(rawValue: 201)
+    /// No longer thrown: earlier versions refused DTDs that crashed Foundation on Linux, which the
+    /// libxml2 backend parses. Kept so that code naming it still compiles.
     public static let unsupportedDocument = Code(rawValue: 10_001)
-    /// The parser failed without saying why (`XMLParser.parse()` returned `false`, no error
-    /// callback came).
+    /// The parser failed without saying why.
     public static let unknown = Code(rawValue: 10_002)
+    /// The document's entities expand to more text than ClosureKit allows (billion laughs,
+    /// quadratic blowup): 1,000,000 bytes plus 10 bytes per byte of document read so far.
+    public static let entityExpansionLimit = Code(rawValue: 10_003)
+    /// The document starts with a UTF-8 byte order mark but declares another encoding.
+    public static let encodingMismatch = Code(rawValue: 10_004)
 
-    /// The names of the codes above, for ``description``.
-    private static let names: [Int: String] = [
-      1: "internal error", 2: "out of memory", 3: "document start", 4: "empty document",
-      5: "premature document end", 8: "invalid character reference", 9: "invalid character",
-      26: "undeclared entity", 31: "unknown encoding", 38: "'<' in attribute", 39: "attribute not started",
-      40: "attribute not finished", 41: "attribute without value", 42: "attribute redefined",
-      45: "comment not finished", 63: "CDATA not finished", 65: "space required", 68: "name required",
-      72: "'<' required", 73: "'>' required", 74: "'</' required", 75: "'=' required",
-      76: "tag name mismatch", 77: "tag not finished", 85: "not well balanced", 86: "extra content",
-      89: "entity loop", 10_001: "unsupported document", 10_002: "unknown",
-    ]
+    /// The part of libxml2 (or ClosureKit) whose code this is.
+    ///
+    /// ```swift
+    /// print(XMLParsingError.Code.undefinedNamespace.domain)   // namespace
+    /// ```
+    public var domain: Domain {
+      switch rawValue {
+      case 2: .memory
+      case 99, 100, 106, 200..<300: .namespace
+      case 500..<600: .dtd
+      case 1500..<1600: .io
+      case 6000..<6100: .encoding
+      case 10_000...: .closureKit
+      case 1..<200: .parser
+      default: .other
+      }
+    }
 
     /// The code's name and number, e.g. `tag name mismatch (76)`.
     ///
@@ -116,8 +137,39 @@ public struct XMLParsingError: Error, Sendable, Hashable, CustomStringConvertibl
     /// print(XMLParsingError.Code.tagNameMismatch)   // tag name mismatch (76)
     /// ```
     public var description: String {
-      "\(Self.names[rawValue] ?? "libxml2 error") (\(rawValue))"
+      "\(XMLErrorNames.names[rawValue] ?? "libxml2 error") (\(rawValue))"
     }
+  }
+
+  /// The parts of libxml2 an error code can come from, and ClosureKit itself.
+  ///
+  /// ```swift
+  /// if error.code.domain == .namespace { print("not namespace-well-formed") }
+  /// ```
+  public enum Domain: String, Sendable, Hashable, CustomStringConvertible {
+    /// The XML parser (well-formedness, entities, the XML declaration).
+    case parser
+    /// Namespace processing (`xmlns` declarations, prefixes).
+    case namespace
+    /// DTD declarations.
+    case dtd
+    /// Reading the input.
+    case io
+    /// Character-encoding conversion.
+    case encoding
+    /// Memory allocation.
+    case memory
+    /// ClosureKit's own checks (codes 10000 and up).
+    case closureKit
+    /// A code outside these ranges.
+    case other
+
+    /// The domain's name, e.g. `namespace`.
+    ///
+    /// ```swift
+    /// print(XMLParsingError.Domain.namespace)   // namespace
+    /// ```
+    public var description: String { rawValue }
   }
 
   /// What went wrong.
