@@ -20,6 +20,8 @@ import Testing
 /// The `self` of the examples: a screen or a controller that owns handlers.
 final class ExampleSelf: Sendable {
   @MainActor var title = ""
+  @MainActor var text = ""
+  @MainActor var isLoading = false
 }
 extension ExampleSelf {
   func giveUp() {}
@@ -39,6 +41,7 @@ extension ExampleSelf {
 
 let url = URL(string: "https://example.com/feed.xml")!
 let feedURL = url
+let fileURL = URL(fileURLWithPath: "/tmp/closurekit-example/feed.xml")
 let request = URLRequest(url: url)
 let body = Data("payload".utf8)
 let data = Data("<feed><entry>1</entry></feed>".utf8)

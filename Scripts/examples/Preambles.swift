@@ -129,3 +129,12 @@ var iterator = bytes.chunks.makeAsyncIterator()
 
 // MARK: Sources/ClosureKitFoundation/XML/XMLParsingError.swift
 let error = XMLParsingError(code: .tagNameMismatch, line: 4, column: 24)
+
+// MARK: Sources/ClosureKit/Event+MainActorOnce.swift
+let loaded = Event<Void>()
+
+// MARK: Sources/ClosureKit/Observation/Observed+MainActor.swift
+let volume = Observed(0)
+
+// MARK: Sources/ClosureKitFoundation/XML/ClosureXMLParser.swift
+let handlers = XMLParserHandlers()

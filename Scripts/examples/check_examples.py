@@ -174,8 +174,30 @@ def header_imports():
     return [l for l in text.split("\n") if re.match(r"^\s*((#if|#endif|#else|#elseif)\b|(@preconcurrency )?import )", l)]
 
 
+def system_library_flags(link):
+    """The package's system-library targets (libxml2 on Linux): their module maps under Sources/ and
+    pkg-config's flags for the manifest's `pkgConfig:` names, as SwiftPM passes them."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    flags = []
+    for modulemap in sorted(glob(os.path.join(root, "Sources", "*", "module.modulemap"))):
+        flags += ["-I", os.path.dirname(modulemap)]
+    manifest = open(os.path.join(root, "Package.swift")).read()
+    for package in re.findall(r'pkgConfig:\s*"([^"]+)"', manifest):
+        if shutil_which("pkg-config") is None:
+            continue
+        cflags = subprocess.run(["pkg-config", "--cflags", package], capture_output=True, text=True)
+        if cflags.returncode != 0:
+            continue
+        for flag in cflags.stdout.split():
+            flags += ["-Xcc", flag]
+        if link:
+            flags += subprocess.run(["pkg-config", "--libs", package], capture_output=True, text=True).stdout.split()
+    return flags
+
+
 def swiftc(bin_path, args):
     command = ["swiftc", "-swift-version", "6", "-diagnostic-style", "llvm", "-I", os.path.join(bin_path, "Modules")]
+    command += system_library_flags(link="-o" in args)
     result = subprocess.run(command + args, capture_output=True, text=True)
     return result.returncode, result.stdout + result.stderr
 
