@@ -364,8 +364,14 @@ extension ObservedTests {
   @Test func twoWayBindingWrittenFromTwoThreadsAtOnceNeverDeadlocks() async {
     let celsius = Observed(0, skipsEqualValues: true)
     let fahrenheit = Observed(32, skipsEqualValues: true)
-    celsius.observe { _ in fahrenheit.value = celsius.value * 9 / 5 + 32 }
-    fahrenheit.observe { _ in celsius.value = (fahrenheit.value - 32) * 5 / 9 }
+    // Each handler captures the other box: cancelled at the end, so the boxes are freed (ASan's
+    // leak check).
+    let toFahrenheit = celsius.observe { _ in fahrenheit.value = celsius.value * 9 / 5 + 32 }
+    let toCelsius = fahrenheit.observe { _ in celsius.value = (fahrenheit.value - 32) * 5 / 9 }
+    defer {
+      toFahrenheit.cancel()
+      toCelsius.cancel()
+    }
     let rounds = stressRounds(20_000)
     let done = Expectation(count: 2)
     pthread_detach(
@@ -461,12 +467,14 @@ extension ObservedTests {
     let otherWrote = DispatchSemaphore(value: 0)
     let seen = Recorder<C>()
     let firstWriteReturned = Expectation()
-    box.observe(options: [.old, .new]) { change in
+    // The handler captures its own box: cancelled at the end, so the box is freed (ASan's leak check).
+    let writer = box.observe(options: [.old, .new]) { change in
       guard change.newValue == 1 else { return }
       handlerStarted.signal()
       _ = otherWrote.wait(timeout: .now() + 60)
       box.value = 3  // queued behind the other thread's 2
     }
+    defer { writer.cancel() }
     box.observe(options: [.old, .new]) { seen.append($0) }
     DispatchQueue.global().async {
       box.value = 1
