@@ -40,7 +40,7 @@ private func onRunLoopThread(
       timerBox.withLock { $0 = timer }
       return { !timer.isValid }
     }
-    #expect(await finished.wait(timeout: .seconds(10)))
+    #expect(await finished.wait(timeout: .seconds(60)))
     #expect(threads.values == [true, true, true])
     #expect(timerBox.withLock { $0?.isValid } == false)
   }
@@ -56,7 +56,7 @@ private func onRunLoopThread(
       ClosureTimer.schedule(after: .milliseconds(30), in: runLoop) { _ in modeTimerFired.fulfill() }
       return { modeTimerFired.isFulfilled && other.isValid }
     }
-    #expect(await finished.wait(timeout: .seconds(10)))
+    #expect(await finished.wait(timeout: .seconds(60)))
     #expect(modeTimerFired.isFulfilled)
     #expect(calls.value == 0)
   }
@@ -103,7 +103,7 @@ private func onRunLoopThread(
         return true
       }
     }
-    #expect(await finished.wait(timeout: .seconds(10)))
+    #expect(await finished.wait(timeout: .seconds(60)))
     #expect(calls.value == 2)
     #expect(released.withLock { $0 })
   }

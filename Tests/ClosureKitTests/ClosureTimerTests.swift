@@ -562,7 +562,7 @@ struct WrappedClock: Clock {
       clock.advance(by: .seconds(1))
       advanced.fulfill()
     }
-    guard await advanced.wait(timeout: .seconds(10)) else {
+    guard await advanced.wait(timeout: .seconds(60)) else {
       // The scheduler's lock is held for good: reading the clock's timers would hang too.
       Issue.record("the delivery was freed under the scheduler's lock")
       return
@@ -691,7 +691,7 @@ extension ManualClock {
       done.fulfill()
     }
     DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: .seconds(10)))
+    #expect(await done.wait(timeout: .seconds(60)))
     #expect(calls.values == ["once", "every 1"])
   }
 }
@@ -714,7 +714,7 @@ private let canRaiseThreadPriority =
       nice.withLock { $0 = SchedulerThreadPriority.currentThreadNice() }
       called.fulfill()
     }
-    #expect(await called.wait(timeout: .seconds(10)))
+    #expect(await called.wait(timeout: .seconds(60)))
     #expect(nice.withLock { $0 } == SchedulerThreadPriority.userInitiatedNice)
   }
 }

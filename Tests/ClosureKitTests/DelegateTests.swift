@@ -130,7 +130,7 @@ import Testing
       }
       slot.delegate { $0 }  // releases the second
     }
-    #expect(await released.wait(timeout: .seconds(10)))
+    #expect(await released.wait(timeout: .seconds(60)))
   }
 
   @Test func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
@@ -152,6 +152,6 @@ import Testing
       reader.fulfill()
     }
     #expect(await setter.wait(timeout: .seconds(60)))
-    #expect(await reader.wait(timeout: .seconds(10)))
+    #expect(await reader.wait(timeout: .seconds(60)))
   }
 }

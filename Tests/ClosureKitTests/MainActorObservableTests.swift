@@ -273,7 +273,7 @@ final class ScreenOwner: Sendable {}
       slot = { onNewThread { racing.value = 99 } }
     }
     onNewThread { racing.value = 1 }
-    #expect(await sawFinal.wait(timeout: .seconds(10)))
+    #expect(await sawFinal.wait(timeout: .seconds(60)))
     subscription.cancel()
   }
 }

@@ -325,7 +325,7 @@ final class ThreadSafeCounter: Sendable {
       slot = { onNewThread { counter.value = 99 } }
     }
     onNewThread { counter.value = 1 }
-    #expect(await sawFinal.wait(timeout: .seconds(10)), "last delivered: \(String(describing: last.value))")
+    #expect(await sawFinal.wait(timeout: .seconds(60)), "last delivered: \(String(describing: last.value))")
     subscription.cancel()
   }
 }

@@ -164,7 +164,7 @@ final class Player: @unchecked Sendable {
         }
       }
     }
-    #expect(await done.wait(timeout: .seconds(10)))
+    #expect(await done.wait(timeout: .seconds(60)))
     let changes = seen.values
     var previousNew = 0
     for pair in stride(from: 0, to: changes.count - 1, by: 2) {
