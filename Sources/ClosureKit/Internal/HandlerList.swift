@@ -205,7 +205,7 @@ class ExtendedNodeCore: HandlerNodeCore, @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked) final var ownerBoundIndex = -1
 
   @usableFromInline
-  init(list: HandlerListCore, flags: Int, owner: (any AnyObject & Sendable)?, delivery: Delivery) {
+  init(list: HandlerListCore, flags: Int, owner: __shared (any AnyObject & Sendable)?, delivery: Delivery) {
     self.owner = owner
     self.isOwnerBound = owner != nil
     self.delivery = delivery
@@ -229,7 +229,9 @@ class ExtendedNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @uncheck
   @usableFromInline @exclusivity(unchecked) final var tag: Tag
 
   @inlinable
-  init(list: HandlerListCore, tag: Tag, flags: Int, owner: (any AnyObject & Sendable)?, delivery: Delivery) {
+  init(
+    list: HandlerListCore, tag: Tag, flags: Int, owner: __shared (any AnyObject & Sendable)?, delivery: Delivery
+  ) {
     self.tag = tag
     super.init(list: list, flags: flags, owner: owner, delivery: delivery)
   }
@@ -270,7 +272,7 @@ final class OwnedNode<Owner: AnyObject & Sendable, Payload: Sendable, Tag: Senda
   ExtendedNode<Payload, Tag>, @unchecked Sendable
 {
   @inlinable
-  init(list: HandlerListCore, tag: Tag, flags: Int, owner: Owner, delivery: Delivery) {
+  init(list: HandlerListCore, tag: Tag, flags: Int, owner: __shared Owner, delivery: Delivery) {
     super.init(list: list, tag: tag, flags: flags, owner: owner, delivery: delivery)
   }
 

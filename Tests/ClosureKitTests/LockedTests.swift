@@ -1,0 +1,121 @@
+import ClosureKitTesting
+import Dispatch
+import Synchronization
+import Testing
+
+@testable import ClosureKit
+
+#if canImport(Darwin)
+  import Darwin
+#elseif canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+/// The lock of every module (`Platform/Locked.swift`): mutual exclusion, the sleeping slow path and
+/// its wake-up, and release when the body throws. Run under ThreadSanitizer in CI, which checks
+/// that the lock's word is seen as synchronisation (a plain `Int` guarded by it would be reported).
+@Suite struct LockedTests {
+  /// A non-atomic counter, guarded only by the lock under test.
+  final class Unguarded: @unchecked Sendable {
+    // @unchecked Sendable: `count` is read and written only inside `lock.withLock`.
+    var count = 0
+  }
+
+  @Test func threadsIncrementingUnderTheLockLoseNoIncrement() {
+    let lock = Locked(())
+    let unguarded = Unguarded()
+    let threads = 4
+    let increments = stressRounds(200_000)
+    DispatchQueue.concurrentPerform(iterations: threads) { _ in
+      for _ in 0..<increments {
+        lock.withLock { _ in unguarded.count += 1 }
+      }
+    }
+    #expect(lock.withLock { _ in unguarded.count } == threads * increments)
+    #expect(lock.word.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func aThreadThatFindsTheLockHeldSleepsAndIsWokenByTheRelease() async {
+    let lock = Locked(0)
+    let holderInside = Expectation()
+    let release = DispatchSemaphore(value: 0)
+    let waiterDone = Expectation()
+    // The holder takes the lock and keeps it until the waiter is asleep.
+    pthread_detach(
+      startThread {
+        lock.withLock { value in
+          holderInside.fulfill()
+          _ = release.wait(timeout: .now() + 60)
+          value = 1
+        }
+      }
+    )
+    #expect(await holderInside.wait(timeout: .seconds(5)))
+    pthread_detach(
+      startThread {
+        let seen = lock.withLock { value -> Int in
+          value += 10
+          return value
+        }
+        #expect(seen == 11)
+        waiterDone.fulfill()
+      }
+    )
+    // The waiter marks the word "held with sleepers" (2) once it stops spinning and goes to sleep.
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(5))
+    while lock.word.load(ordering: .acquiring) != 2, clock.now < deadline { sched_yield() }
+    #expect(lock.word.load(ordering: .acquiring) == 2)
+    release.signal()
+    #expect(await waiterDone.wait(timeout: .seconds(5)))
+    #expect(lock.withLock { $0 } == 11)
+    #expect(lock.word.load(ordering: .relaxed) == 0)
+  }
+
+  @Test func sleepersOfDifferentLocksInOneBucketAreAllWoken() async {
+    // 200 locks over 64 buckets: several share one, and a release wakes every sleeper there.
+    let locks = (0..<200).map { _ in Locked(0) }
+    let holdersInside = Expectation(count: locks.count)
+    let release = DispatchSemaphore(value: 0)
+    let waitersDone = Expectation(count: locks.count)
+    for lock in locks {
+      pthread_detach(
+        startThread {
+          lock.withLock { value in
+            holdersInside.fulfill()
+            _ = release.wait(timeout: .now() + 60)
+            value += 1
+          }
+        }
+      )
+    }
+    #expect(await holdersInside.wait(timeout: .seconds(5)))
+    for lock in locks {
+      pthread_detach(
+        startThread {
+          lock.withLock { $0 += 1 }
+          waitersDone.fulfill()
+        }
+      )
+    }
+    for _ in locks { release.signal() }
+    #expect(await waitersDone.wait(timeout: .seconds(5)))
+    #expect(locks.allSatisfy { $0.withLock { $0 } == 2 })
+  }
+
+  struct Failure: Error {}
+
+  @Test func aThrowingBodyReleasesTheLock() {
+    let lock = Locked(0)
+    #expect(throws: Failure.self) {
+      try lock.withLock { value in
+        value = 1
+        throw Failure()
+      }
+    }
+    #expect(lock.word.load(ordering: .relaxed) == 0)
+    #expect(lock.withLock { $0 } == 1)
+  }
+}
