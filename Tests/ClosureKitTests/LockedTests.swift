@@ -23,16 +23,24 @@ import Testing
     var count = 0
   }
 
-  @Test func threadsIncrementingUnderTheLockLoseNoIncrement() {
+  @Test func threadsIncrementingUnderTheLockLoseNoIncrement() async {
     let lock = Locked(())
     let unguarded = Unguarded()
     let threads = 4
     let increments = stressRounds(200_000)
-    DispatchQueue.concurrentPerform(iterations: threads) { _ in
-      for _ in 0..<increments {
-        lock.withLock { _ in unguarded.count += 1 }
-      }
+    let done = Expectation(count: threads)
+    for _ in 0..<threads {
+      pthread_detach(
+        startThread {
+          for _ in 0..<increments {
+            lock.withLock { _ in unguarded.count += 1 }
+          }
+          done.fulfill()
+        }
+      )
     }
+    // A lost wake-up leaves a thread asleep for ever: the deadline reports it.
+    #expect(await done.wait(timeout: .seconds(60)))
     #expect(lock.withLock { _ in unguarded.count } == threads * increments)
     #expect(lock.word.load(ordering: .relaxed) == 0)
   }
@@ -52,7 +60,7 @@ import Testing
         }
       }
     )
-    #expect(await holderInside.wait(timeout: .seconds(5)))
+    #expect(await holderInside.wait(timeout: .seconds(60)))
     pthread_detach(
       startThread {
         let seen = lock.withLock { value -> Int in
@@ -65,11 +73,11 @@ import Testing
     )
     // The waiter marks the word "held with sleepers" (2) once it stops spinning and goes to sleep.
     let clock = ContinuousClock()
-    let deadline = clock.now.advanced(by: .seconds(5))
+    let deadline = clock.now.advanced(by: .seconds(60))
     while lock.word.load(ordering: .acquiring) != 2, clock.now < deadline { sched_yield() }
     #expect(lock.word.load(ordering: .acquiring) == 2)
     release.signal()
-    #expect(await waiterDone.wait(timeout: .seconds(5)))
+    #expect(await waiterDone.wait(timeout: .seconds(60)))
     #expect(lock.withLock { $0 } == 11)
     #expect(lock.word.load(ordering: .relaxed) == 0)
   }
@@ -91,7 +99,7 @@ import Testing
         }
       )
     }
-    #expect(await holdersInside.wait(timeout: .seconds(5)))
+    #expect(await holdersInside.wait(timeout: .seconds(60)))
     for lock in locks {
       pthread_detach(
         startThread {
@@ -101,7 +109,7 @@ import Testing
       )
     }
     for _ in locks { release.signal() }
-    #expect(await waitersDone.wait(timeout: .seconds(5)))
+    #expect(await waitersDone.wait(timeout: .seconds(60)))
     #expect(locks.allSatisfy { $0.withLock { $0 } == 2 })
   }
 
