@@ -5,6 +5,7 @@
 let suites: [Suite] = [
   eventsSuite,
   guardSuite,
+  guardRegistrationSuite,
   profileAddCancelSuite,
   observedWriteProfileSuite,
   profileSendSuite,

@@ -413,7 +413,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   /// Inserts `node` with its `handler`, made by
   /// ``HandlerList/add(tag:once:delivery:site:handler:)``, and returns `node`, the token.
   @usableFromInline
-  final func register(_ node: HandlerNodeCore, handler: ErasedHandler, site: RegistrationSite) -> Subscription {
+  final func register(_ node: __owned HandlerNodeCore, handler: ErasedHandler, site: RegistrationSite) -> Subscription {
     let isDiagnosing = DiagnosticsSwitch.isEnabled
     let isSweepDue = state.withLock { state -> Bool in
       if state.isClosed {
