@@ -172,6 +172,34 @@ package protocol SubscriptionSource: AnyObject, Sendable {
   /// Called from the token's deinit, while `subscription.node` is set: forget any reference back
   /// to `subscription`.
   func subscriptionWillDeinit(_ subscription: Subscription)
+  /// Ends the registrations of `subscriptions`, every one of them this source's, as `cancel(_:)`
+  /// would one by one, in order; a source may end them in one critical section.
+  func cancel(_ subscriptions: ArraySlice<Subscription>)
+}
+
+extension SubscriptionSource {
+  package func cancel(_ subscriptions: ArraySlice<Subscription>) {
+    for subscription in subscriptions { cancel(subscription) }
+  }
+}
+
+extension Subscription {
+  /// Cancels `subscriptions` in order, each run of tokens of one source in one call to it (an
+  /// event ends a run under one lock).
+  static func cancel(_ subscriptions: [Subscription]) {
+    var start = subscriptions.startIndex
+    while start < subscriptions.endIndex {
+      let source = subscriptions[start].source
+      var end = start + 1
+      while end < subscriptions.endIndex, subscriptions[end].source === source { end += 1 }
+      if end - start == 1 {
+        source.cancel(subscriptions[start])
+      } else {
+        source.cancel(subscriptions[start..<end])
+      }
+      start = end
+    }
+  }
 }
 
 /// The source behind ``Subscription/init(onCancel:)``: runs a closure once.

@@ -14,6 +14,43 @@ import Testing
     #expect(subscription.isCancelled)
   }
 
+  /// A bag ends each run of one event's tokens under one lock (`HandlerListCore.cancel(_:)` of a
+  /// slice): every handler of the run ends, whatever state it was in, and nothing else does.
+  @Test(arguments: ["deinit", "cancelAll"])
+  func aBagEndsRunsOfOneEventsTokensAndOnlyThose(ending: String) {
+    let first = Event<Int>()
+    let second = Event<Int>()
+    let count = Counter()
+    let kept = first.addHandler { _ in count.increment() }
+    weak var weakCaptured: Tracked?
+    var bag: SubscriptionBag? = SubscriptionBag()
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      for _ in 0..<4 { first.addHandler { _ in count.increment() }.store(in: bag!) }
+      first.addHandler { _ in _ = captured }.store(in: bag!)
+      // Already ended in three ways: cancelled, a one-shot that ran, and left to the bag.
+      let cancelled = first.addHandler { _ in count.increment() }
+      cancelled.store(in: bag!)
+      cancelled.cancel()
+      first.once { _ in }.store(in: bag!)
+      for _ in 0..<3 { second.addHandler { _ in count.increment() }.store(in: bag!) }
+      for _ in 0..<3 { first.addHandler { _ in count.increment() }.store(in: bag!) }
+    }
+    first.send(0)  // runs the one-shot
+    #expect(first.handlerCount == 1 + 4 + 1 + 3)
+    #expect(second.handlerCount == 3)
+    if ending == "deinit" { bag = nil } else { bag!.cancelAll() }
+    #expect(weakCaptured == nil)
+    #expect(first.handlerCount == 1)
+    #expect(second.handlerCount == 0)
+    let before = count.value
+    first.send(1)
+    second.send(1)
+    #expect(count.value == before + 1)
+    #expect(!kept.isCancelled)
+  }
+
   @Test func tokensThatEndedByThemselvesAreDroppedWhenTheBagDoubles() {
     let bag = SubscriptionBag()
     weak var ended: Subscription?

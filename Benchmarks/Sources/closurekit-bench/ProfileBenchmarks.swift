@@ -5,7 +5,7 @@ import Dispatch
 /// (`perf record … closurekit-bench profile-add-cancel`, or `valgrind --tool=callgrind` with
 /// `--short` for 100,000 pairs instead of 3,000,000). Not run by default.
 /// `--owner` registers with `owner:`, `--queue` with `on: .queue`; `--control` adds a control
-/// action and removes it with `removeActions(for:)`.
+/// action and removes it with `removeActions(for:)`; `--bag` stores 10 tokens in a bag and drops it.
 let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
   let pairs = CommandLine.arguments.contains("--short") ? 100_000 : 3_000_000
   let event = Event<Int>()
@@ -19,6 +19,11 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
     for _ in 0..<pairs {
       actions.addAction(for: .second) { blackHole($0) }
       actions.removeActions(for: .second)
+    }
+  } else if CommandLine.arguments.contains("--bag") {
+    for _ in 0..<pairs / 10 {
+      let bag = SubscriptionBag()
+      for _ in 0..<10 { event.addHandler { blackHole($0) }.store(in: bag) }
     }
   } else if CommandLine.arguments.contains("--queue") {
     let queue = DispatchQueue(label: "bench.profile")

@@ -324,15 +324,19 @@ struct HandlerListState {
     }
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
     let index = node.index
+    // Identity checks read the nodes unretained (a copy of an entry's node is a retain and a
+    // release).
     var trailingHoles = 0
     let removed = entries.withUnsafeMutableBufferPointer { entries -> HandlerEntry? in
-      guard index < entries.count, entries[index].node === node else { return nil }
-      let slot = entries.baseAddress! + index
+      guard index < entries.count, let base = entries.baseAddress,
+        HandlerEntry.node(at: base + index)?.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
+      else { return nil }
+      let slot = base + index
       let removed = slot.move()
       slot.initialize(to: .hole)
       // Trailing holes go at once (the common add-then-cancel of the newest handler), so that
       // they never build up to a compaction.
-      while trailingHoles < entries.count, entries[entries.count - 1 - trailingHoles].node == nil {
+      while trailingHoles < entries.count, HandlerEntry.node(at: base + entries.count - 1 - trailingHoles) == nil {
         trailingHoles += 1
       }
       return removed
@@ -498,6 +502,26 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
     // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`).
     guard node.claimEnd() else { return }
     let garbage = state.withLock { $0.remove(node) }
+    _ = garbage
+  }
+
+  /// Cancels a run of this list's tokens (a bag's) under one lock.
+  package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
+    var garbage = ContiguousArray<HandlerEntry?>()
+    garbage.reserveCapacity(subscriptions.count)
+    // Ends each node first; a node that another party ended (a one-shot's send, the owner sweep,
+    // `close()`) is removed here or by that party, whichever comes first: `remove(_:)` finds a
+    // node only in its own slot.
+    var claimed = 0
+    for subscription in subscriptions where unsafeDowncast(subscription, to: HandlerNodeCore.self).claimEnd() {
+      claimed += 1
+    }
+    guard claimed > 0 else { return }
+    state.withLock { state in
+      for subscription in subscriptions {
+        garbage.append(state.remove(unsafeDowncast(subscription, to: HandlerNodeCore.self)))
+      }
+    }
     _ = garbage
   }
 
