@@ -60,7 +60,7 @@ public struct Delivery: Sendable {
   ///
   /// - Parameter queue: The queue. On a serial queue a handler's deliveries keep send order.
   /// - Returns: The delivery.
-  public static func queue(_ queue: DispatchQueue) -> Delivery {
+  @inlinable public static func queue(_ queue: DispatchQueue) -> Delivery {
     Delivery(kind: .queue(queue))
   }
 

@@ -8,6 +8,7 @@ let registrationGuardRows = [
   ("add-cancel-queue", "Event.addHandler(on: .queue) + cancel"),
   ("control-add-remove", "ControlActions.addAction + removeActions"),
   ("bag-of-10", "SubscriptionBag of 10 tokens, dropped (per token)"),
+  ("observed-observe-cancel", "Observed.observe + cancel"),
 ]
 
 let guardSuite = Suite(name: "guard") {

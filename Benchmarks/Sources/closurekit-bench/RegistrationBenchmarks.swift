@@ -13,6 +13,22 @@ struct BenchKinds: OptionSet, Sendable {
 /// A `Sendable` owner for the owner-bound rows.
 final class BenchOwner: Sendable {}
 
+/// An object that holds a weak reference to an owner: allocated and freed, it costs what a weak
+/// reference costs the Swift runtime (its side table's weak count, up and down) on top of
+/// ``PlainBox``. The floor of an owner-bound handler, since the lifetime rule needs the weak
+/// reference.
+final class WeakBox: @unchecked Sendable {
+  // @unchecked Sendable: written once, in init.
+  weak var owner: BenchOwner?
+  init(_ owner: BenchOwner) { self.owner = owner }
+}
+
+/// ``WeakBox`` without the weak reference: the same allocation.
+final class PlainBox: Sendable {
+  let value: Int
+  init(_ value: Int) { self.value = value }
+}
+
 /// Registering and removing one handler on a source that already holds 10, against
 /// NotificationCenter's add + remove observer (the baseline) in the same run: the cost a table
 /// cell pays each time it binds and unbinds. Rows are measured interleaved (see
@@ -34,6 +50,8 @@ func registrationTable(rounds: Int = 61) -> Table {
   let queue = DispatchQueue(label: "bench.registration")
   let actions = ControlActions<BenchKinds, Int>()
   for _ in 0..<10 { actions.addAction(for: .first) { blackHole($0) } }
+  let observed = Observed(0)
+  for _ in 0..<10 { observed.observe { blackHole($0.newValue!) } }
 
   let rows: [(name: String, perIteration: Double, iterations: Int, body: () -> Void)] = [
     (
@@ -66,6 +84,12 @@ func registrationTable(rounds: Int = 61) -> Table {
         actions.removeActions(for: .second)
       }
     ),
+    (
+      "Observed.observe + cancel", 1, iterations,
+      { observed.observe { blackHole($0.newValue!) }.cancel() }
+    ),
+    ("(floor of owner:) object with a weak reference, made + freed", 1, iterations, { blackHole(WeakBox(owner)) }),
+    ("(its baseline) same object without the weak reference", 1, iterations, { blackHole(PlainBox(1)) }),
     (
       "SubscriptionBag of 10 tokens, dropped (per token)", 10, iterations / 10,
       {

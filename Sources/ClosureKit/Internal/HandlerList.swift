@@ -571,7 +571,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
   func add(
     tag: Tag,
     once: Bool,
-    delivery: Delivery,
+    delivery: __owned Delivery,
     site: RegistrationSite,
     handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
@@ -591,7 +591,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
     tag: Tag,
     once: Bool,
     owner: Owner,
-    delivery: Delivery,
+    delivery: __owned Delivery,
     site: RegistrationSite,
     handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
