@@ -5,7 +5,8 @@ import Dispatch
 /// (`perf record … closurekit-bench profile-add-cancel`, or `valgrind --tool=callgrind` with
 /// `--short` for 100,000 pairs instead of 3,000,000). Not run by default.
 /// `--owner` registers with `owner:`, `--queue` with `on: .queue`; `--control` adds a control
-/// action and removes it with `removeActions(for:)`; `--bag` stores 10 tokens in a bag and drops it.
+/// action and removes it with `removeActions(for:)`; `--bag` stores 10 tokens in a bag and drops it; `--observed`
+/// observes an `Observed` holding 10 observers and cancels.
 let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
   let pairs = CommandLine.arguments.contains("--short") ? 100_000 : 3_000_000
   let event = Event<Int>()
@@ -20,6 +21,10 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
       actions.addAction(for: .second) { blackHole($0) }
       actions.removeActions(for: .second)
     }
+  } else if CommandLine.arguments.contains("--observed") {
+    let observed = Observed(0)
+    for _ in 0..<10 { observed.observe { blackHole($0.newValue!) } }
+    for _ in 0..<pairs / 10 { observed.observe { blackHole($0.newValue!) }.cancel() }
   } else if CommandLine.arguments.contains("--bag") {
     for _ in 0..<pairs / 10 {
       let bag = SubscriptionBag()

@@ -157,7 +157,7 @@ public final class Observed<Value: Sendable>: Sendable {
   ///
   /// - Complexity: O(n) in the number of observers, for the registration and for the
   ///   cancellation.
-  @discardableResult
+  @inlinable @discardableResult
   public func observe(
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
@@ -186,7 +186,7 @@ public final class Observed<Value: Sendable>: Sendable {
   ///
   /// > Important: Once the owner is gone the handler is never called again; what it captured is
   /// > released no later than the next write or registration.
-  @discardableResult
+  @inlinable @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
     owner: Owner,
     options: ObservationOptions = [.new],

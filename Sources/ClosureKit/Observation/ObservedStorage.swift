@@ -1,43 +1,63 @@
 public import Synchronization
 
-/// One handler registered on an ``Observed``.
+/// The part of a handler registered on an ``Observed`` that does not depend on the value type:
+/// what registration, cancellation and removal touch, so that they run as concrete code in an
+/// unspecialised build of the storage (they looked up generic metadata at every step, which was
+/// most of their time).
 ///
 /// `@unchecked Sendable`: `token` is read and written only under the storage's lock; everything
 /// else is immutable or atomic.
 @usableFromInline
-final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
+class ObservedObserverCore: @unchecked Sendable {
   /// What the handler asked to be told.
-  @usableFromInline let options: ObservationOptions
+  @usableFromInline final let options: ObservationOptions
   /// Where the handler runs.
-  @usableFromInline let delivery: Delivery
-  /// The handler (owner-bound handlers are wrapped to hold the owner weakly).
-  @usableFromInline let handler: @Sendable (Change<Value>) -> Void
+  @usableFromInline final let delivery: Delivery
   /// Set once the handler has ended: cancelled, owner gone, or the box gone.
-  @usableFromInline let ended = Atomic<Bool>(false)
+  @usableFromInline final let ended = Atomic<Bool>(false)
   /// Held weakly; the handler ends when it is deallocated.
-  @usableFromInline weak let owner: (any AnyObject & Sendable)?
+  @usableFromInline final weak let owner: (any AnyObject & Sendable)?
   /// Whether the handler was registered with an owner.
-  @usableFromInline let isOwnerBound: Bool
-  /// The token that refers to this observer; cleared when the observer ends so it lets go of it.
-  @usableFromInline weak var token: Subscription?
+  @usableFromInline final let isOwnerBound: Bool
+  /// The token that refers to this observer, unretained; read and written only under the
+  /// storage's lock. Whichever ends first clears the other's reference, under that lock: a removal
+  /// detaches the token (``ObserverRegistry/detachToken(of:)``), and a token's deinit, while its
+  /// node is set, clears this (``ObservedStorage/subscriptionWillDeinit(_:)``), so it never
+  /// refers to a freed token. Not `weak`: a weak reference gave every token a side table, and its
+  /// every retain and release the runtime's slow path (a sixth of an observe + cancel).
+  @usableFromInline final var token: Unmanaged<Subscription>?
 
   @usableFromInline
-  init(
-    options: ObservationOptions,
-    delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
-  ) {
+  init(options: ObservationOptions, delivery: __owned Delivery, owner: __shared (any AnyObject & Sendable)?) {
     self.options = options
     self.delivery = delivery
     self.owner = owner
     self.isOwnerBound = owner != nil
-    self.handler = handler
   }
 
   /// Whether the handler will not run again.
-  @inlinable var isEnded: Bool {
+  @inlinable final var isEnded: Bool {
     ended.load(ordering: .acquiring) || (isOwnerBound && owner == nil)
+  }
+}
+
+/// One handler registered on an ``Observed``.
+///
+/// `@unchecked Sendable`: as ``ObservedObserverCore``; the handler is immutable.
+@usableFromInline
+final class ObservedObserver<Value: Sendable>: ObservedObserverCore, @unchecked Sendable {
+  /// The handler (owner-bound handlers are wrapped to hold the owner weakly).
+  @usableFromInline let handler: @Sendable (Change<Value>) -> Void
+
+  @usableFromInline
+  init(
+    options: ObservationOptions,
+    delivery: __owned Delivery,
+    owner: __shared (any AnyObject & Sendable)?,
+    handler: @escaping @Sendable (Change<Value>) -> Void
+  ) {
+    self.handler = handler
+    super.init(options: options, delivery: delivery, owner: owner)
   }
 }
 
@@ -47,12 +67,95 @@ final class ObservedObserver<Value: Sendable>: @unchecked Sendable {
 ///
 /// `@unchecked Sendable`: immutable.
 @usableFromInline
-final class ObserverList<Value: Sendable>: @unchecked Sendable {
-  @usableFromInline let observers: ContiguousArray<ObservedObserver<Value>>
+final class ObserverList: @unchecked Sendable {
+  /// Every one an ``ObservedObserver`` of the storage's value type.
+  @usableFromInline let observers: ContiguousArray<ObservedObserverCore>
 
   @usableFromInline
-  init(_ observers: ContiguousArray<ObservedObserver<Value>>) {
+  init(_ observers: ContiguousArray<ObservedObserverCore>) {
     self.observers = observers
+  }
+}
+
+/// The observers of an ``ObservedStorage`` and what is counted of them: not generic (see
+/// ``ObservedObserverCore``), and guarded by the storage's mutex, which it has no reference to.
+///
+/// `@unchecked Sendable`: every property is read and written only under the storage's mutex (the
+/// delivering thread also reads ``list``'s object outside it, see
+/// ``ObservedStorage/deliveringThread``).
+@usableFromInline
+final class ObserverRegistry: @unchecked Sendable {
+  /// Live observers in registration order.
+  @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<ObservedObserverCore> = []
+  /// ``observers`` as the delivering thread reads them: replaced only while nobody delivers.
+  @usableFromInline @exclusivity(unchecked) var list = ObserverList([])
+  /// Whether ``list`` lags behind ``observers`` (they changed while a thread delivered).
+  @usableFromInline @exclusivity(unchecked) var isListStale = false
+  /// How many live observers asked for ``ObservationOptions/prior``.
+  @usableFromInline @exclusivity(unchecked) var priorCount = 0
+  /// How many live observers were registered with an owner (swept on registration).
+  @usableFromInline @exclusivity(unchecked) var ownerBoundCount = 0
+  /// Set when the box is deallocated: every observer has ended.
+  @usableFromInline @exclusivity(unchecked) var isClosed = false
+
+  @usableFromInline init() {}
+
+  /// Adds `observer` with its token. Returns whether owner-bound observers should be swept.
+  @usableFromInline
+  func append(_ observer: __owned ObservedObserverCore, token: Subscription) -> Bool {
+    observer.token = Unmanaged.passUnretained(token)
+    if observer.options.contains(.prior) { priorCount += 1 }
+    if observer.isOwnerBound { ownerBoundCount += 1 }
+    observers.append(observer)
+    return ownerBoundCount > 0
+  }
+
+  /// Removes an ended observer and detaches its token. The caller renews or marks the list when
+  /// `observer` was found.
+  @usableFromInline
+  func remove(_ observer: ObservedObserverCore) -> RemovedObserver {
+    detachToken(of: observer)
+    let found = observers.withUnsafeBufferPointer { observers -> Int? in
+      for index in observers.indices where observers[index] === observer { return index }
+      return nil
+    }
+    guard let index = found else { return RemovedObserver(observer: nil) }
+    if observer.options.contains(.prior) { priorCount -= 1 }
+    if observer.isOwnerBound { ownerBoundCount -= 1 }
+    return RemovedObserver(observer: observers.remove(at: index))
+  }
+
+  /// Makes `observer`'s token let go of it. The token is used without a retain: its deinit may be
+  /// running on another thread, waiting for the lock in ``ObservedStorage/subscriptionWillDeinit(_:)``
+  /// (so its memory stays valid), or, once this clears its node, may finish and free it at once.
+  @usableFromInline
+  func detachToken(of observer: ObservedObserverCore) {
+    guard let token = observer.token else { return }
+    observer.token = nil
+    token._withUnsafeGuaranteedRef { $0.node = nil }
+  }
+
+  /// Replaces ``list`` with the current observers; returns the old one, to be released after the
+  /// mutex.
+  @usableFromInline
+  func renewList() -> ObserverList {
+    let old = list
+    list = ObserverList(observers)
+    isListStale = false
+    return old
+  }
+}
+
+/// What a removal lets go of, to be released after the mutex: the observer and the replaced
+/// observer list (either may hold the last reference to a handler and its captures).
+@usableFromInline
+struct RemovedObserver {
+  @usableFromInline let observer: ObservedObserverCore?
+  @usableFromInline var list: ObserverList? = nil
+
+  @usableFromInline
+  init(observer: ObservedObserverCore?) {
+    self.observer = observer
   }
 }
 
@@ -63,7 +166,7 @@ struct PendingChange<Value: Sendable> {
   @usableFromInline
   enum Kind {
     /// A write: its prior and post callbacks, to the observers registered before it.
-    case write(old: Value, new: Value, observers: ContiguousArray<ObservedObserver<Value>>)
+    case write(old: Value, new: Value, observers: ContiguousArray<ObservedObserverCore>)
     /// The initial callback of a registration.
     case initial(Value, ObservedObserver<Value>)
   }
@@ -95,7 +198,7 @@ struct PendingChange<Value: Sendable> {
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sendable {
   // @unchecked Sendable: the state is read and written only under the mutex (the delivering
-  // thread also reads `State.list`'s object outside it, see `deliveringThread`); the rest is
+  // thread also reads `registry.list`'s object outside it, see `deliveringThread`); the rest is
   // immutable or atomic.
   @usableFromInline typealias Observer = ObservedObserver<Value>
   @usableFromInline typealias Pending = PendingChange<Value>
@@ -109,18 +212,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     @usableFromInline var shownValue: Value?
     /// The write that set ``shownValue``.
     @usableFromInline var shownBy = 0
-    /// Live observers in registration order.
-    @usableFromInline var observers: ContiguousArray<Observer> = []
-    /// ``observers`` as the delivering thread reads them: replaced only while nobody delivers.
-    @usableFromInline var list: ObserverList<Value>
-    /// Whether ``list`` lags behind ``observers`` (they changed while a thread delivered).
-    @usableFromInline var isListStale = false
-    /// How many live observers asked for ``ObservationOptions/prior``.
-    @usableFromInline var priorCount = 0
-    /// How many live observers were registered with an owner (swept on registration).
-    @usableFromInline var ownerBoundCount = 0
-    /// Set when the box is deallocated: every observer has ended.
-    @usableFromInline var isClosed = false
     /// The number of writes so far (a box that skips equal writes compares outside the mutex and
     /// checks it to see that no write came between).
     @usableFromInline var sequence = 0
@@ -138,7 +229,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     @usableFromInline
     init(value: Value) {
       self.value = value
-      list = ObserverList([])
     }
 
     /// Whether a change is waiting for the delivering thread.
@@ -146,11 +236,13 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   }
 
   @usableFromInline let lock: GateLock<State>
+  /// The observers, guarded by ``lock``'s mutex.
+  @usableFromInline let registry = ObserverRegistry()
   /// The id of the delivering thread, or 0; bit 0 is set once a change has been queued for it,
-  /// bit 1 once ``State/list`` is stale. Taken (0 to an id) and marked only under the mutex;
+  /// bit 1 once ``ObserverRegistry/list`` is stale. Taken (0 to an id) and marked only under the mutex;
   /// released by its thread with one compare-and-swap when no bit is set (the write fast path),
   /// else under the mutex. Never 0 while ``State/pending`` holds changes. While it is not 0,
-  /// ``State/list`` is not replaced: the delivering thread may be reading it without a retain.
+  /// ``ObserverRegistry/list`` is not replaced: the delivering thread may be reading it without a retain.
   @usableFromInline let deliveringThread = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -206,7 +298,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.value.value = newValue
     lock.value.shownValue = nil
     lock.value.sequence &+= 1
-    if lock.value.observers.isEmpty {
+    if registry.observers.isEmpty {
       // Nobody to tell. The old value is released after the mutex (its deinit may run any code).
       lock.unlock()
       _ = old
@@ -219,8 +311,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       // it (nobody replaces it until this thread leaves). The list is current: it goes stale only
       // while a thread delivers, and that thread renews it before it leaves.
       deliveringThread.store(me, ordering: .relaxed)
-      let list = Unmanaged.passUnretained(lock.value.list)
-      let hasPrior = lock.value.priorCount > 0
+      let list = Unmanaged.passUnretained(registry.list)
+      let hasPrior = registry.priorCount > 0
       if hasPrior {
         lock.value.shownValue = old
         lock.value.shownBy = sequence
@@ -238,11 +330,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       leave(me)
       return
     }
-    let observers = lock.value.observers
+    let observers = registry.observers
     if deliverer & ~3 == me && !lock.value.hasPending {
       // A handler's write with nothing queued: delivered at once, depth-first; the prior
       // callbacks still read the old value.
-      let hasPrior = lock.value.priorCount > 0
+      let hasPrior = registry.priorCount > 0
       if hasPrior {
         lock.value.shownValue = old
         lock.value.shownBy = sequence
@@ -362,24 +454,14 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
   }
 
-  /// After a change of ``State/observers``: renews ``State/list`` now if nobody delivers, else
+  /// After a change of ``ObserverRegistry/observers``: renews ``ObserverRegistry/list`` now if nobody delivers, else
   /// marks it stale for the delivering thread. Returns the replaced list, to be released after the
   /// mutex (it may hold the last reference to an observer and its captures). Only while locked.
   @usableFromInline
-  func observersChangedLocked() -> ObserverList<Value>? {
-    lock.value.isListStale = true
+  func observersChangedLocked() -> ObserverList? {
+    registry.isListStale = true
     if markLocked(2) { return nil }
-    return renewListLocked()
-  }
-
-  /// Replaces ``State/list`` with the current observers; returns the old one, to be released after
-  /// the mutex. Only while locked, and while no other thread delivers.
-  @usableFromInline
-  func renewListLocked() -> ObserverList<Value> {
-    let old = lock.value.list
-    lock.value.list = ObserverList(lock.value.observers)
-    lock.value.isListStale = false
-    return old
+    return registry.renewList()
   }
 
   /// On the delivering thread: delivers the queued changes until none is left, then stops being
@@ -389,7 +471,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     while true {
       lock.lock()
       guard let next = takePendingLocked() else {
-        let replaced = lock.value.isListStale ? renewListLocked() : nil
+        let replaced = registry.isListStale ? registry.renewList() : nil
         deliveringThread.store(0, ordering: .releasing)
         lock.unlock()
         withExtendedLifetime(replaced) {}  // released after the mutex
@@ -432,16 +514,16 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   // MARK: Notifying
 
   @inlinable
-  func notifyPrior(_ observers: ContiguousArray<Observer>, old: Value) {
+  func notifyPrior(_ observers: ContiguousArray<ObservedObserverCore>, old: Value) {
     for observer in observers where observer.options.contains(.prior) {
-      deliver(observer.options.priorChange(old: old), to: observer)
+      deliver(observer.options.priorChange(old: old), to: unsafeDowncast(observer, to: Observer.self))
     }
   }
 
   @inlinable
-  func notifyPost(_ observers: ContiguousArray<Observer>, old: Value, new: Value) {
+  func notifyPost(_ observers: ContiguousArray<ObservedObserverCore>, old: Value, new: Value) {
     for observer in observers {
-      deliver(observer.options.postChange(old: old, new: new), to: observer)
+      deliver(observer.options.postChange(old: old, new: new), to: unsafeDowncast(observer, to: Observer.self))
     }
   }
 
@@ -469,7 +551,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   // MARK: Registration
 
-  /// Registers an observer; delivers the initial change first when asked.
+  /// A token for `observer`.
+  @usableFromInline
+  func makeToken(for observer: ObservedObserverCore) -> Subscription {
+    Subscription(source: self, node: observer)
+  }
+
+  /// Registers an observer; delivers the initial change first when asked. Inlinable, so that a
+  /// client allocates the observer of its value type without looking up the type's metadata.
+  @inlinable
   func add(
     options: ObservationOptions,
     delivery: Delivery,
@@ -477,18 +567,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
     let observer = Observer(options: options, delivery: delivery, owner: owner, handler: handler)
-    let token = Subscription(source: self, node: observer)
-    sweepOrphans()
+    let token = makeToken(for: observer)
     let me = currentThreadID
     lock.lock()
-    observer.token = token
-    lock.value.observers.append(observer)
+    let isSweepDue = registry.append(observer, token: token)
     let replaced = observersChangedLocked()
-    if options.contains(.prior) { lock.value.priorCount += 1 }
-    if owner != nil { lock.value.ownerBoundCount += 1 }
     guard options.contains(.initial) else {
       lock.unlock()
       withExtendedLifetime(replaced) {}  // released after the mutex
+      if isSweepDue { sweepOrphans() }
       return token
     }
     // The initial callback takes its place in the write order, before every later write.
@@ -506,6 +593,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       if becameDeliverer { deliverPendingAndLeave() }
     }
     withExtendedLifetime(replaced) {}  // released after the mutex
+    if isSweepDue { sweepOrphans() }
     return token
   }
 
@@ -514,98 +602,98 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
   /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
   /// owner's deinit (which may cancel its token, taking this lock) under the lock.
-  private func sweepOrphans() {
-    let candidates = lock.withLock { state in state.ownerBoundCount > 0 ? state.observers : [] }
+  @usableFromInline
+  func sweepOrphans() {
+    lock.lock()
+    let candidates = registry.ownerBoundCount > 0 ? registry.observers : []
+    lock.unlock()
     let orphans = candidates.filter { $0.isOwnerBound && $0.owner == nil }
     guard !orphans.isEmpty else { return }
-    let garbage = lock.withLock { _ in
-      orphans.map { observer in
-        observer.ended.store(true, ordering: .releasing)
-        return removeLocked(observer)
-      }
+    lock.lock()
+    let garbage = orphans.map { observer in
+      observer.ended.store(true, ordering: .releasing)
+      return removeLocked(observer)
     }
-    _ = garbage
-  }
-
-  /// What a removal lets go of, to be released after the mutex: the observer, and the token (a
-  /// strong copy of the weak reference; if it were the last one, its release would run the token's
-  /// deinit under the lock).
-  private struct Removed {
-    let observer: Observer?
-    let token: Subscription?
-    var list: ObserverList<Value>? = nil
+    lock.unlock()
+    withExtendedLifetime(garbage) {}  // released after the mutex
   }
 
   /// Removes an ended observer and detaches its token. Only while locked.
-  private func removeLocked(_ observer: Observer) -> Removed {
-    let token = observer.token
-    if let token {
-      token.node = nil
-      observer.token = nil
-    }
-    guard let index = lock.value.observers.firstIndex(where: { $0 === observer }) else {
-      return Removed(observer: nil, token: token)
-    }
-    if observer.options.contains(.prior) { lock.value.priorCount -= 1 }
-    if observer.isOwnerBound { lock.value.ownerBoundCount -= 1 }
-    let removed = lock.value.observers.remove(at: index)
-    return Removed(observer: removed, token: token, list: observersChangedLocked())
+  @usableFromInline
+  func removeLocked(_ observer: ObservedObserverCore) -> RemovedObserver {
+    var removed = registry.remove(observer)
+    if removed.observer != nil { removed.list = observersChangedLocked() }
+    return removed
   }
 
   /// Ends an observer (its owner is gone) and removes it.
   @usableFromInline
-  func end(_ observer: Observer) {
+  func end(_ observer: ObservedObserverCore) {
     observer.ended.store(true, ordering: .releasing)
-    let removed = lock.withLock { _ in removeLocked(observer) }
-    _ = removed
+    lock.lock()
+    let removed = removeLocked(observer)
+    lock.unlock()
+    withExtendedLifetime(removed) {}  // released after the mutex
   }
 
   /// Ends every observer: called by the box's deinit.
   func close() {
     lock.lock()
-    lock.value.isClosed = true
-    let observers = lock.value.observers
-    lock.value.observers = []
+    registry.isClosed = true
+    let observers = registry.observers
+    registry.observers = []
     let replaced = observersChangedLocked()
-    lock.value.priorCount = 0
-    lock.value.ownerBoundCount = 0
+    registry.priorCount = 0
+    registry.ownerBoundCount = 0
     lock.unlock()
     withExtendedLifetime(replaced) {}  // released after the mutex
-    let tokens = lock.withLock { _ in
-      observers.compactMap { observer -> Subscription? in
-        observer.ended.store(true, ordering: .releasing)
-        guard let token = observer.token else { return nil }
-        token.node = nil
-        observer.token = nil
-        return token  // released after the mutex (see ``Removed``)
-      }
+    lock.lock()
+    for observer in observers {
+      observer.ended.store(true, ordering: .releasing)
+      registry.detachToken(of: observer)
     }
-    _ = tokens
+    lock.unlock()
+    withExtendedLifetime(observers) {}  // released after the mutex
   }
 
   /// The number of observers that have not ended.
   var observerCount: Int {
     // The owners are read after unlocking (see ``sweepOrphans()``).
-    lock.withLock { $0.observers }.lazy.filter { !$0.isEnded }.count
+    lock.lock()
+    let observers = registry.observers
+    lock.unlock()
+    return observers.lazy.filter { !$0.isEnded }.count
   }
 
   // MARK: SubscriptionSource
 
   package func cancel(_ subscription: Subscription) {
-    let garbage = lock.withLock { _ -> (AnyObject?, Removed?) in
-      guard let reference = subscription.node else { return (nil, nil) }
-      let observer = unsafeDowncast(reference, to: Observer.self)
-      observer.ended.store(true, ordering: .releasing)
-      return (reference, removeLocked(observer))
+    lock.lock()
+    guard let reference = subscription.node else {
+      lock.unlock()
+      return
     }
-    _ = garbage
+    let observer = unsafeDowncast(reference, to: ObservedObserverCore.self)
+    observer.ended.store(true, ordering: .releasing)
+    let removed = removeLocked(observer)
+    lock.unlock()
+    withExtendedLifetime((reference, removed)) {}  // released after the mutex
   }
 
   package func isCancelled(_ subscription: Subscription) -> Bool {
     // The owner is read after unlocking (see ``sweepOrphans()``).
-    let observer = lock.withLock { _ in subscription.node.map { unsafeDowncast($0, to: Observer.self) } }
+    lock.lock()
+    let observer = subscription.node.map { unsafeDowncast($0, to: ObservedObserverCore.self) }
+    lock.unlock()
     return observer?.isEnded ?? true
   }
 
-  package func subscriptionWillDeinit(_ subscription: Subscription) {}
+  package func subscriptionWillDeinit(_ subscription: Subscription) {
+    // The token goes first: its observer must not refer to it any more.
+    lock.lock()
+    if let node = subscription.unretainedNode {
+      node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ObservedObserverCore.self).token = nil }
+    }
+    lock.unlock()
+  }
 }

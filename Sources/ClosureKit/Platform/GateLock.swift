@@ -14,12 +14,16 @@
 /// `@unchecked Sendable`: `value` is read and written only between `lock()` and `unlock()`.
 @usableFromInline
 final class GateLock<Value>: @unchecked Sendable {
-  /// The protected value; exclusivity is unchecked because the mutex already serialises access.
-  @usableFromInline @exclusivity(unchecked) var value: Value
+  // The mutex and the condition come first, so that their offsets do not depend on `Value`: code
+  // not specialised for it (an ``Observed``'s cancellation, through `SubscriptionSource`) locks
+  // without looking up the type's metadata.
+
   /// The mutex, in stable heap memory as pthreads requires.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   /// Signalled when the gate is released.
   @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+  /// The protected value; exclusivity is unchecked because the mutex already serialises access.
+  @usableFromInline @exclusivity(unchecked) var value: Value
 
   @usableFromInline
   init(_ value: Value) {
