@@ -1,5 +1,6 @@
 import ClosureKitTesting
 import Dispatch
+import Synchronization
 import Testing
 
 @testable import ClosureKit
@@ -534,5 +535,62 @@ extension ObservedTests {
     box.value = 1
     #expect(weakCapture == nil)
     #expect(box.observerCount == 1)
+  }
+
+  /// Drops, from two threads at once, a token and what ends its observer (the box, the owner, or a
+  /// cancel through another reference): the observer refers to its token unretained, and each side
+  /// clears the other's reference under the box's lock, so neither is used after it is freed (run
+  /// under AddressSanitizer and ThreadSanitizer in CI) and every capture is released.
+  @Test(arguments: ["box", "owner", "bag"])
+  func aTokenDroppedWhileItsObserverEndsOnAnotherThreadIsNeverUsedAfterItIsFreed(ending: String) async {
+    final class Holder: @unchecked Sendable {
+      // @unchecked Sendable: each property is written by one thread, between the barrier and the
+      // join, and read by the test after the join.
+      var box: Observed<Int>?
+      var token: Subscription?
+      var owner: Tracked?
+      var bag: SubscriptionBag?
+    }
+    var released = 0
+    let rounds = stressRounds(2_000)
+    for _ in 0..<rounds {
+      let holder = Holder()
+      weak var weakCapture: Tracked?
+      do {
+        let box = Observed(0)
+        let captured = Tracked()
+        weakCapture = captured
+        let owner = Tracked()
+        let token =
+          ending == "owner"
+          ? box.observe(owner: owner) { _, _ in _ = captured }
+          : box.observe { _ in _ = captured }
+        let bag = SubscriptionBag()
+        if ending == "bag" { bag.insert(token) }
+        (holder.box, holder.token, holder.owner, holder.bag) = (box, token, owner, bag)
+      }
+      let arrived = Atomic(0)
+      let dropToken = startThread {
+        arrived.add(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < 2 {}
+        holder.token = nil
+      }
+      let endObserver = startThread {
+        arrived.add(1, ordering: .acquiringAndReleasing)
+        while arrived.load(ordering: .acquiring) < 2 {}
+        switch ending {
+        case "box": holder.box = nil
+        case "owner":
+          holder.owner = nil
+          holder.box?.value = 1  // ends the orphan
+        default: holder.bag = nil
+        }
+      }
+      pthread_join(dropToken, nil)
+      pthread_join(endObserver, nil)
+      if ending != "box" { holder.box = nil }
+      if weakCapture == nil { released += 1 }
+    }
+    #expect(released == rounds)
   }
 }
