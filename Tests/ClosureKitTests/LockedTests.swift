@@ -89,13 +89,22 @@ import Testing
     #expect(lock.word.load(ordering: .relaxed) == 0)
   }
 
-  @Test func sleepersOfDifferentLocksInOneBucketAreAllWoken() async {
-    // 200 locks over 64 buckets: several share one, and a release wakes every sleeper there.
-    let locks = (0..<200).map { _ in Locked(0) }
-    let holdersInside = Expectation(count: locks.count)
-    let release = DispatchSemaphore(value: 0)
-    let waitersDone = Expectation(count: locks.count)
-    for lock in locks {
+  @Test func sleepersOfTwoLocksInOneBucketAreBothWoken() async {
+    // Two locks that share a bucket (among 65 locks, two must): a release of either wakes both
+    // sleepers, and the one whose lock is still held sleeps again until its own release.
+    var pool: [Locked<Int>] = []
+    var pair: (Locked<Int>, Locked<Int>)?
+    while pair == nil {
+      let lock = Locked(0)
+      let bucket = ParkingLot.bucketIndex(for: lock)
+      if let twin = pool.first(where: { ParkingLot.bucketIndex(for: $0) == bucket }) { pair = (twin, lock) }
+      pool.append(lock)
+    }
+    let locks = [pair!.0, pair!.1]
+    let holdersInside = Expectation(count: 2)
+    let releases = [DispatchSemaphore(value: 0), DispatchSemaphore(value: 0)]
+    let waitersDone = [Expectation(), Expectation()]
+    for (lock, release) in zip(locks, releases) {
       pthread_detach(
         startThread {
           lock.withLock { value in
@@ -107,17 +116,27 @@ import Testing
       )
     }
     #expect(await holdersInside.wait(timeout: .seconds(60)))
-    for lock in locks {
+    for (lock, done) in zip(locks, waitersDone) {
       pthread_detach(
         startThread {
           lock.withLock { $0 += 1 }
-          waitersDone.fulfill()
+          done.fulfill()
         }
       )
     }
-    for _ in locks { release.signal() }
-    #expect(await waitersDone.wait(timeout: .seconds(60)))
-    #expect(locks.allSatisfy { $0.withLock { $0 } == 2 })
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: .seconds(60))
+    while locks.contains(where: { $0.word.load(ordering: .acquiring) != 2 }), clock.now < deadline { sched_yield() }
+    #expect(locks.allSatisfy { $0.word.load(ordering: .acquiring) == 2 })
+    // The first release wakes both sleepers: the first lock's takes it, the second's finds its
+    // lock still held and sleeps again, until the second release.
+    releases[0].signal()
+    #expect(await waitersDone[0].wait(timeout: .seconds(60)))
+    #expect(!waitersDone[1].isFulfilled)
+    #expect(locks[0].withLock { $0 } == 2)
+    releases[1].signal()
+    #expect(await waitersDone[1].wait(timeout: .seconds(60)))
+    #expect(locks[1].withLock { $0 } == 2)
   }
 
   struct Failure: Error {}

@@ -128,11 +128,16 @@ final class ParkingLot: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` holding the mutex of the bucket of `lock`.
-  func withBucket(for lock: AnyObject, _ body: (Bucket) -> Void) {
+  /// The index of the bucket of `lock`, from its address.
+  static func bucketIndex(for lock: AnyObject) -> Int {
     // Objects are at least 16-byte aligned: the low bits carry no information.
     let address = UInt(bitPattern: ObjectIdentifier(lock))
-    let bucket = buckets[Int((address >> 4 ^ address >> 10) & UInt(Self.bucketCount - 1))]
+    return Int((address >> 4 ^ address >> 10) & UInt(bucketCount - 1))
+  }
+
+  /// Runs `body` holding the mutex of the bucket of `lock`.
+  func withBucket(for lock: AnyObject, _ body: (Bucket) -> Void) {
+    let bucket = buckets[Self.bucketIndex(for: lock)]
     pthread_mutex_lock(bucket.mutex)
     body(bucket)
     pthread_mutex_unlock(bucket.mutex)
