@@ -1,5 +1,3 @@
-public import Synchronization
-
 #if canImport(Darwin)
   public import Darwin
 #elseif canImport(Glibc)
@@ -10,137 +8,43 @@ public import Synchronization
   public import Android
 #endif
 
-/// A value protected by a lock word: the lock of every ClosureKit module.
+/// A value protected by a `pthread_mutex_t`: the lock of every ClosureKit module.
 ///
-/// The lock is one atomic word stored in the object, next to the value, so a `Locked` is one
-/// allocation and taking the lock when nobody holds it is one compare-and-exchange, inlined into
-/// the caller, and releasing it one exchange. A thread that finds it held spins briefly, then
-/// sleeps on a condition variable of ``ParkingLot`` (a fixed table shared by every lock) until the
-/// holder releases it; the word's third state, "held with sleepers", tells the releasing thread
-/// to wake them. This is the three-state mutex of Ulrich Drepper's *Futexes Are Tricky* (2011),
-/// with a `pthread` condition variable in place of the futex system call, which Swift cannot make
-/// (`syscall` is variadic).
+/// Used instead of `Synchronization.Mutex` for two reasons found on Linux (Swift 6.3.1):
+/// - `Mutex` records the owner's thread id with a `gettid` system call on every lock, which costs
+///   more than delivering to ten handlers (measured by `Benchmarks/`, suite `events`);
+/// - ThreadSanitizer does not see the futex slow path of `Mutex` as synchronisation, so a contended
+///   `Mutex` yields false data-race reports; `pthread_mutex_t` is intercepted and understood.
 ///
-/// Chosen over the alternatives by `Benchmarks/` (issue 17), on Linux with Swift 6.3.1:
-/// - `pthread_mutex_t` costs an allocation per lock and about twice the time per lock and unlock
-///   (a call into the C library, which checks the mutex's kind); it was a fifth of the time of an
-///   event's add + cancel and a third of a send to one handler;
-/// - `Synchronization.Mutex` records the owner's thread id with a `gettid` system call on every
-///   lock, and ThreadSanitizer does not see its futex slow path as synchronisation, so a contended
-///   `Mutex` yields false data-race reports.
-///
-/// Every acquisition is an acquiring read-modify-write of the word and every release a releasing
-/// one, so ThreadSanitizer sees the lock as synchronisation. Not reentrant: taking it again on the
-/// thread that holds it never returns (as with a default `pthread_mutex_t`). Not fair: a thread
-/// that arrives while a woken sleeper is on its way may take the lock first.
-///
-/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, while the word says
-/// held by the caller.
+/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the mutex.
 @usableFromInline
 package final class Locked<Value>: @unchecked Sendable {
-  /// The protected value; exclusivity is unchecked because the lock already serialises access.
+  /// The protected value; exclusivity is unchecked because the mutex already serialises access.
   @usableFromInline @exclusivity(unchecked) var value: Value
-  /// `0`: free; `1`: held; `2`: held, and a thread may be sleeping in ``ParkingLot`` for it.
-  @usableFromInline let word = Atomic<Int>(0)
+  /// The mutex, in stable heap memory as pthreads requires.
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
   @usableFromInline
   package init(_ value: Value) {
     self.value = value
+    mutex = UnsafeMutablePointer.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    let result = pthread_mutex_init(mutex, nil)
+    if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
+  }
+
+  deinit {
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    if !word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged {
-      lockContended()
-    }
-    defer {
-      if word.exchange(0, ordering: .releasing) == 2 { wakeSleepers() }
-    }
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
     return try body(&value)
-  }
-
-  /// Takes the lock that another thread holds: spins a little (a critical section is usually a
-  /// few dozen instructions), then sleeps until a release wakes it.
-  @usableFromInline @inline(never)
-  func lockContended() {
-    for _ in 0..<64 {
-      if word.load(ordering: .relaxed) == 0,
-        word.compareExchange(expected: 0, desired: 1, ordering: .acquiring).exchanged
-      {
-        return
-      }
-    }
-    ParkingLot.shared.withBucket(for: self) { bucket in
-      // Marks the lock "held with sleepers" and takes it if it was free. The bucket's mutex is
-      // held from the exchange to the wait, and a releasing thread takes it before it signals,
-      // so the wake-up cannot be lost between the two.
-      while word.exchange(2, ordering: .acquiring) != 0 {
-        bucket.wait()
-      }
-    }
-  }
-
-  /// Wakes the threads sleeping for this lock (and for any other lock of the same bucket, which
-  /// find theirs still held and sleep again).
-  @usableFromInline @inline(never)
-  func wakeSleepers() {
-    ParkingLot.shared.withBucket(for: self) { $0.broadcast() }
-  }
-}
-
-/// Where the threads that wait for a ``Locked`` sleep: a fixed table of `pthread` mutexes with
-/// condition variables, shared by every lock and chosen by the lock's address, allocated once,
-/// when a lock is first contended.
-///
-/// `@unchecked Sendable`: its buckets are only used through their `pthread` mutexes.
-final class ParkingLot: @unchecked Sendable {
-  /// A mutex and its condition variable, in stable heap memory as pthreads requires.
-  struct Bucket {
-    let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    let condition: UnsafeMutablePointer<pthread_cond_t>
-
-    /// Releases the bucket's mutex until the condition is broadcast, then takes it again.
-    func wait() { pthread_cond_wait(condition, mutex) }
-    /// Wakes every thread waiting on the bucket.
-    func broadcast() { pthread_cond_broadcast(condition) }
-  }
-
-  /// The one table; never deallocated.
-  static let shared = ParkingLot()
-
-  /// A power of two, so that a bucket is chosen with a mask.
-  private static let bucketCount = 64
-  private let buckets: UnsafeMutablePointer<Bucket>
-
-  private init() {
-    buckets = .allocate(capacity: Self.bucketCount)
-    for index in 0..<Self.bucketCount {
-      let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-      mutex.initialize(to: pthread_mutex_t())
-      let condition = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-      condition.initialize(to: pthread_cond_t())
-      let mutexResult = pthread_mutex_init(mutex, nil)
-      if mutexResult != 0 { failPrecondition("pthread_mutex_init failed: \(mutexResult)") }
-      let conditionResult = pthread_cond_init(condition, nil)
-      if conditionResult != 0 { failPrecondition("pthread_cond_init failed: \(conditionResult)") }
-      (buckets + index).initialize(to: Bucket(mutex: mutex, condition: condition))
-    }
-  }
-
-  /// The index of the bucket of `lock`, from its address.
-  static func bucketIndex(for lock: AnyObject) -> Int {
-    // Objects are at least 16-byte aligned: the low bits carry no information.
-    let address = UInt(bitPattern: ObjectIdentifier(lock))
-    return Int((address >> 4 ^ address >> 10) & UInt(bucketCount - 1))
-  }
-
-  /// Runs `body` holding the mutex of the bucket of `lock`.
-  func withBucket(for lock: AnyObject, _ body: (Bucket) -> Void) {
-    let bucket = buckets[Self.bucketIndex(for: lock)]
-    pthread_mutex_lock(bucket.mutex)
-    body(bucket)
-    pthread_mutex_unlock(bucket.mutex)
   }
 }
 
