@@ -515,15 +515,27 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   @inlinable
   func notifyPrior(_ observers: ContiguousArray<ObservedObserverCore>, old: Value) {
-    for observer in observers where observer.options.contains(.prior) {
-      deliver(observer.options.priorChange(old: old), to: unsafeDowncast(observer, to: Observer.self))
+    forEachObserver(in: observers) { observer in
+      if observer.options.contains(.prior) { deliver(observer.options.priorChange(old: old), to: observer) }
     }
   }
 
   @inlinable
   func notifyPost(_ observers: ContiguousArray<ObservedObserverCore>, old: Value, new: Value) {
-    for observer in observers {
-      deliver(observer.options.postChange(old: old, new: new), to: unsafeDowncast(observer, to: Observer.self))
+    forEachObserver(in: observers) { observer in
+      deliver(observer.options.postChange(old: old, new: new), to: observer)
+    }
+  }
+
+  /// Calls `body` with each observer of `observers`, unretained (the array keeps each alive) and
+  /// as the value type's observer: no reference counting per observer.
+  @inlinable
+  func forEachObserver(in observers: ContiguousArray<ObservedObserverCore>, _ body: (Observer) -> Void) {
+    observers.withUnsafeBufferPointer { observers in
+      guard let base = observers.baseAddress else { return }
+      for index in 0..<observers.count {
+        UnsafeRawPointer(base + index).load(as: Unmanaged<Observer>.self)._withUnsafeGuaranteedRef(body)
+      }
     }
   }
 
