@@ -5,8 +5,8 @@
 # limit.
 #
 # A limit is the row's target plus 10 %, the noise measured on the 2-core CI machine while loaded.
-# A row whose target is not met yet is guarded at the worst level seen in 12 runs at load averages
-# of 5 to 28, plus 15 %, and printed as such, so that it cannot get much worse unnoticed. The memory
+# A row whose target is not met yet is guarded at the level reached (5 runs, 2026-12-02) plus 15 %,
+# and printed as such, so that it cannot get much worse unnoticed. The memory
 # rows do not vary between runs (±0.1 byte): they are guarded at the level reached plus about 6 %.
 # See Benchmarks/README.md for the numbers behind each limit.
 set -euo pipefail
@@ -14,26 +14,32 @@ cd "$(dirname "$0")/.."
 
 swift build -c release --package-path Benchmarks >/dev/null
 bin="$(swift build -c release --package-path Benchmarks --show-bin-path)/closurekit-bench"
-# NotificationCenter's add + remove (the registration rows' baseline) costs 540 to 970 ns from one
-# process to the next with Swift's per-process random hashing seed (6 runs); with the fixed seed it
-# is 545 ns in every run, near its best, so the registration ratios are conservative and steady.
-# ClosureKit's rows hash nothing.
-output=$(SWIFT_DETERMINISTIC_HASHING=1 "$bin" guard)
+# NotificationCenter's add + remove, the registration rows' baseline, costs 540 to 1,170 ns from
+# one process to the next (Swift's per-process random hashing seed is part of it: with a fixed seed
+# it varied less, 540 to 870 ns; ClosureKit's rows move by a few per cent). A baseline that is slow
+# by chance makes every registration ratio look better, so the registration rows are measured in
+# three more processes of their own and the worst (largest) ratio of each key counts below: the
+# run where NotificationCenter was at its fastest, about 545 ns.
+output=$(
+  SWIFT_DETERMINISTIC_HASHING=1 "$bin" guard
+  for _ in 1 2 3; do SWIFT_DETERMINISTIC_HASHING=1 "$bin" guard-registration; done
+)
 printf '%s\n' "$output" | grep -v '^guard '
 
 # key                 limit   target  (ratios, or bytes per handler for memory-*)
 limits='
-send-1                 2.20    2.00
-send-10                1.38    1.25
-send-100               1.21    1.10
-add-cancel             0.275   0.25
-add-cancel-owner       0.61    0.25
-add-cancel-queue       0.40    0.25
-control-add-remove     0.33    0.25
-bag-of-10              0.50    0.25
-observed-write         2.20    2.00
-memory-dropped         77      75
-memory-kept            88      100
+send-1                  2.20    2.00
+send-10                 1.38    1.25
+send-100                1.21    1.10
+add-cancel              0.275   0.25
+add-cancel-owner        0.52    0.25
+add-cancel-queue        0.33    0.25
+control-add-remove      0.31    0.25
+bag-of-10               0.44    0.25
+observed-observe-cancel 1.43    0.25
+observed-write          2.20    2.00
+memory-dropped          77      75
+memory-kept             88      100
 '
 
 printf '%s\n' "$output" | awk -v limits="$limits" '
@@ -43,7 +49,7 @@ printf '%s\n' "$output" | awk -v limits="$limits" '
       if (split(lines[i], f, " ") == 3) { limit[f[1]] = f[2]; target[f[1]] = f[3]; order[++count] = f[1] }
     }
   }
-  $1 == "guard" { value[$2] = $3 }
+  $1 == "guard" { if (!($2 in value) || $3 + 0 > value[$2] + 0) value[$2] = $3 }
   END {
     failed = 0
     printf "\n%-20s %10s %8s %8s  %s\n", "guard row", "measured", "limit", "target", "verdict"
