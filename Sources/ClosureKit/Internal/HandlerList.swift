@@ -507,8 +507,6 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
 
   /// Cancels a run of this list's tokens (a bag's) under one lock.
   package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
-    var garbage = ContiguousArray<HandlerEntry?>()
-    garbage.reserveCapacity(subscriptions.count)
     // Ends each node first; a node that another party ended (a one-shot's send, the owner sweep,
     // `close()`) is removed here or by that party, whichever comes first: `remove(_:)` finds a
     // node only in its own slot.
@@ -517,6 +515,8 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       claimed += 1
     }
     guard claimed > 0 else { return }
+    var garbage = ContiguousArray<HandlerEntry?>()
+    garbage.reserveCapacity(subscriptions.count)
     state.withLock { state in
       for subscription in subscriptions {
         garbage.append(state.remove(unsafeDowncast(subscription, to: HandlerNodeCore.self)))

@@ -95,8 +95,6 @@ final class ObserverRegistry: @unchecked Sendable {
   @usableFromInline @exclusivity(unchecked) var priorCount = 0
   /// How many live observers were registered with an owner (swept on registration).
   @usableFromInline @exclusivity(unchecked) var ownerBoundCount = 0
-  /// Set when the box is deallocated: every observer has ended.
-  @usableFromInline @exclusivity(unchecked) var isClosed = false
 
   @usableFromInline init() {}
 
@@ -651,7 +649,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// Ends every observer: called by the box's deinit.
   func close() {
     lock.lock()
-    registry.isClosed = true
     let observers = registry.observers
     registry.observers = []
     let replaced = observersChangedLocked()

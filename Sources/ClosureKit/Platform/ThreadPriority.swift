@@ -40,7 +40,7 @@ package enum SchedulerThreadPriority {
   /// (for tests).
   package static func isRaisingPermitted() -> Bool {
     final class Result: @unchecked Sendable {
-      // Written by the thread before it ends, read after `pthread_join`.
+      // @unchecked Sendable: written by the thread before it ends, read after `pthread_join`.
       var raised = false
     }
     let result = Result()
