@@ -97,7 +97,7 @@ import Testing
           if !firstLine.isFulfilled { firstLine.fulfill() }
         }
       }
-      #expect(await firstLine.wait(timeout: .seconds(30)))
+      #expect(await firstLine.wait(timeout: crossThreadDeadline))
       consumer.cancel()
       let outcome = await consumer.result
       #expect(throws: CancellationError.self) { try outcome.get() }

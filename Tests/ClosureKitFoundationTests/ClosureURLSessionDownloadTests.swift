@@ -71,7 +71,7 @@ import Testing
             if !started.isFulfilled { started.fulfill() }
           }
         }
-        #expect(await started.wait(timeout: .seconds(30)))
+        #expect(await started.wait(timeout: crossThreadDeadline))
         download.cancel()
         let outcome = await download.result
         #expect(throws: CancellationError.self) { _ = try outcome.get() }

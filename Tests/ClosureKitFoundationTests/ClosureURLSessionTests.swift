@@ -50,7 +50,7 @@ import Testing
       request.httpMethod = "POST"
       let body = Data(count: 3_000_000)
       session.uploadTask(with: request, from: body, handlers: log.handlers()).resume()
-      #expect(await log.completed.wait(timeout: .seconds(30)))
+      #expect(await log.completed.wait(timeout: crossThreadDeadline))
       await invalidate(session)
       let progress = log.uploadProgress.withLock { $0 }
       #expect(progress.last == TransferProgress(completedBytes: 3_000_000, expectedBytes: 3_000_000))
@@ -187,10 +187,10 @@ import Testing
         }
       )
       task.resume()
-      #expect(await firstChunk.wait(timeout: .seconds(30)))
+      #expect(await firstChunk.wait(timeout: crossThreadDeadline))
       task.cancel()
       task.cancel()
-      #expect(await log.completed.wait(timeout: .seconds(30)))
+      #expect(await log.completed.wait(timeout: crossThreadDeadline))
       await invalidate(session)
       #expect(log.errorCode == .cancelled)
       #expect(log.completionCount == 1)
@@ -208,7 +208,7 @@ import Testing
       let invalidated = Expectation()
       session.whenInvalidated { invalidated.fulfill() }
       session.invalidateAndCancel()
-      #expect(await invalidated.wait(timeout: .seconds(30)))
+      #expect(await invalidated.wait(timeout: crossThreadDeadline))
       for log in logs {
         #expect(log.completionCount == 1)
         #expect(log.errorCode == .cancelled)
@@ -229,7 +229,7 @@ import Testing
       session.whenInvalidated { invalidated.fulfill() }
     }
     #expect(weakWrapper == nil)
-    #expect(await invalidated.wait(timeout: .seconds(30)))
+    #expect(await invalidated.wait(timeout: crossThreadDeadline))
     #expect(await eventually { weakSession == nil && weakDelegate == nil })
   }
 
@@ -246,9 +246,9 @@ import Testing
         session.whenInvalidated { invalidated.fulfill() }
         session.dataTask(with: URLRequest(url: server.url("/slow/3/5")), handlers: log.handlers()).resume()
       }
-      #expect(await log.completed.wait(timeout: .seconds(30)))
+      #expect(await log.completed.wait(timeout: crossThreadDeadline))
       #expect(log.text == "chunk 0\nchunk 1\nchunk 2\n")
-      #expect(await invalidated.wait(timeout: .seconds(30)))
+      #expect(await invalidated.wait(timeout: crossThreadDeadline))
       #expect(await eventually { weakSession == nil && weakDelegate == nil })
     }
   }
@@ -270,7 +270,7 @@ import Testing
           )
         ).resume()
       }
-      #expect(await done.wait(timeout: .seconds(30)))
+      #expect(await done.wait(timeout: crossThreadDeadline))
       #expect(await eventually { weakCaptured == nil })
       await invalidate(session)
     }
@@ -297,7 +297,7 @@ import Testing
           )
         ).resume()
       }
-      #expect(await done.wait(timeout: .seconds(30)))
+      #expect(await done.wait(timeout: crossThreadDeadline))
       #expect(active.withLock { $0.most } == 1)
       await invalidate(session)
     }

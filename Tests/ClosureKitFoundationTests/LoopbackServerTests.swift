@@ -25,7 +25,7 @@ import Testing
     server.stop()
     server.stop()
     #expect(server.openConnectionCount == 0)
-    #expect(await log.completed.wait(timeout: .seconds(30)))
+    #expect(await log.completed.wait(timeout: crossThreadDeadline))
     #expect(log.completionCount == 1)
     #expect(log.errorCode != nil)
     await invalidate(session)

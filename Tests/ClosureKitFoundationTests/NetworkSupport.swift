@@ -58,9 +58,18 @@ func makeSession(timeout: TimeInterval = 30) -> ClosureURLSession {
   return ClosureURLSession(configuration: configuration)
 }
 
+/// The longest a test waits for work on another thread or task before it reports a failure.
+///
+/// A passing wait returns at once, so this costs nothing when the code is right. It is long because
+/// `swift test` runs every test at once on a cooperative pool as wide as the machine (2 threads on
+/// CI): a resumed task queues behind the other tests' work, and on a loaded 2-core machine a
+/// network test was seen to wait over 30 s for its first line in a run that took 39 s in all. A
+/// deadlock still fails the test, after two minutes, instead of hanging the run.
+let crossThreadDeadline: Duration = .seconds(120)
+
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
-func eventually(within timeout: Duration = .seconds(30), _ condition: () -> Bool) async -> Bool {
+func eventually(within timeout: Duration = crossThreadDeadline, _ condition: () -> Bool) async -> Bool {
   let deadline = ContinuousClock.now + timeout
   while !condition() {
     if ContinuousClock.now > deadline { return false }
@@ -78,7 +87,7 @@ func run(
   let log = NetworkLog()
   let session = makeSession(timeout: timeout)
   session.dataTask(with: request, handlers: log.handlers(configure)).resume()
-  #expect(await log.completed.wait(timeout: .seconds(30)))
+  #expect(await log.completed.wait(timeout: crossThreadDeadline))
   await invalidate(session)
   return log
 }
@@ -89,7 +98,7 @@ func invalidate(_ session: ClosureURLSession) async {
   let invalidated = Expectation()
   session.whenInvalidated { invalidated.fulfill() }
   session.finishTasksAndInvalidate()
-  #expect(await invalidated.wait(timeout: .seconds(30)))
+  #expect(await invalidated.wait(timeout: crossThreadDeadline))
   #expect(session.pendingTaskCount == 0)
 }
 

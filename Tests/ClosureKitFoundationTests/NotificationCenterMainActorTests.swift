@@ -29,7 +29,7 @@ import Testing
       done.fulfill()
     }
     DispatchQueue.global().async { center.post(name: name, object: nil) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(Set(screen.log) == ["plain ClosureKitTests.MainActor", "owner"])  // the center orders observers
   }
 

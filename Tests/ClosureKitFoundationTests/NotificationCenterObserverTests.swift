@@ -65,7 +65,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     gate.signal()
     let drained = Expectation()
     queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: .seconds(5)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(received.values.isEmpty)
   }
 
@@ -119,7 +119,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     }
     queue.setSpecific(key: queueKey, value: "closurekit.notifications")
     center.post(name: name, object: nil)
-    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(onQueue.values == [true])
   }
 
@@ -135,7 +135,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     gate.signal()
     let drained = Expectation()
     queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: .seconds(5)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(received.values.isEmpty)
   }
 

@@ -18,7 +18,7 @@ import Testing
     event.send(1)
     event.send(2)
     event.send(3)
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(received.withLock { $0 } == [1, 2, 3])
   }
 }

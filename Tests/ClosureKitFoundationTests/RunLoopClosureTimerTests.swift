@@ -40,7 +40,7 @@ private func onRunLoopThread(
       timerBox.withLock { $0 = timer }
       return { !timer.isValid }
     }
-    #expect(await finished.wait(timeout: .seconds(60)))
+    #expect(await finished.wait(timeout: crossThreadDeadline))
     #expect(threads.values == [true, true, true])
     #expect(timerBox.withLock { $0?.isValid } == false)
   }
@@ -56,7 +56,7 @@ private func onRunLoopThread(
       ClosureTimer.schedule(after: .milliseconds(30), in: runLoop) { _ in modeTimerFired.fulfill() }
       return { modeTimerFired.isFulfilled && other.isValid }
     }
-    #expect(await finished.wait(timeout: .seconds(60)))
+    #expect(await finished.wait(timeout: crossThreadDeadline))
     #expect(modeTimerFired.isFulfilled)
     #expect(calls.value == 0)
   }
@@ -73,10 +73,10 @@ private func onRunLoopThread(
       scheduled.fulfill()
     }
     thread.start()
-    #expect(await scheduled.wait(timeout: .seconds(5)))
+    #expect(await scheduled.wait(timeout: crossThreadDeadline))
     let witness = ClosureKitTesting.Expectation()
     ClosureTimer.schedule(after: .milliseconds(30)) { _ in witness.fulfill() }
-    #expect(await witness.wait(timeout: .seconds(5)))
+    #expect(await witness.wait(timeout: crossThreadDeadline))
     #expect(calls.value == 0)
     timerBox.withLock { $0?.invalidate() }
   }
@@ -103,7 +103,7 @@ private func onRunLoopThread(
         return true
       }
     }
-    #expect(await finished.wait(timeout: .seconds(60)))
+    #expect(await finished.wait(timeout: crossThreadDeadline))
     #expect(calls.value == 2)
     #expect(released.withLock { $0 })
   }
@@ -165,7 +165,7 @@ private func descriptorsLeftByRunLoopTimerThreads(_ threads: Int, ending: TimerE
         finished.fulfill()
       }.start()
     }
-    return await finished.wait(timeout: .seconds(30))
+    return await finished.wait(timeout: crossThreadDeadline)
   }
   /// Waits until at most `limit` descriptors are open (the exited threads' run loops are freed
   /// after their threads signal), checking every 5 ms, for 5 s at most.

@@ -422,7 +422,7 @@ struct WrappedClock: Clock {
       done.fulfill()
     }
     clock.advance(by: .seconds(1))
-    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(onQueue.values == [7])
   }
 
@@ -520,7 +520,7 @@ struct WrappedClock: Clock {
       elapsed.withLock { $0 = start.duration(to: clock.now) }
       fired.fulfill()
     }
-    #expect(await fired.wait(timeout: .seconds(5)))
+    #expect(await fired.wait(timeout: crossThreadDeadline))
     #expect(elapsed.withLock { $0 }.map { $0 >= .milliseconds(10) } == true)
   }
 
@@ -535,7 +535,7 @@ struct WrappedClock: Clock {
     }
     // The unknown clock's timer sleeps in a task: in a full parallel run on a loaded 2-core
     // machine (and under AddressSanitizer) the cooperative pool was busy for more than 5 s.
-    #expect(await ticks.wait(timeout: .seconds(isUnderAddressSanitizer ? 40 : 30)))
+    #expect(await ticks.wait(timeout: crossThreadDeadline))
     #expect(suspending.fireCount == 3)
     #expect(wrapped.fireCount == 3)
   }
@@ -562,7 +562,7 @@ struct WrappedClock: Clock {
       clock.advance(by: .seconds(1))
       advanced.fulfill()
     }
-    guard await advanced.wait(timeout: .seconds(60)) else {
+    guard await advanced.wait(timeout: crossThreadDeadline) else {
       // The scheduler's lock is held for good: reading the clock's timers would hang too.
       Issue.record("the delivery was freed under the scheduler's lock")
       return
@@ -691,7 +691,7 @@ extension ManualClock {
       done.fulfill()
     }
     DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(calls.values == ["once", "every 1"])
   }
 }
@@ -714,7 +714,7 @@ private let canRaiseThreadPriority =
       nice.withLock { $0 = SchedulerThreadPriority.currentThreadNice() }
       called.fulfill()
     }
-    #expect(await called.wait(timeout: .seconds(60)))
+    #expect(await called.wait(timeout: crossThreadDeadline))
     #expect(nice.withLock { $0 } == SchedulerThreadPriority.userInitiatedNice)
   }
 }

@@ -103,7 +103,7 @@ struct TestKind: OptionSet, Sendable {
       done.fulfill()
     }
     DispatchQueue.global().async { actions.sendActions(for: .up, with: 1) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(calls.values == ["plain 1", "screen 1"])
   }
 

@@ -130,7 +130,7 @@ import Testing
       }
       slot.delegate { $0 }  // releases the second
     }
-    #expect(await released.wait(timeout: .seconds(60)))
+    #expect(await released.wait(timeout: crossThreadDeadline))
   }
 
   @Test func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
@@ -151,7 +151,7 @@ import Testing
       while stop.value != true { _ = slot(0) }
       reader.fulfill()
     }
-    #expect(await setter.wait(timeout: .seconds(60)))
-    #expect(await reader.wait(timeout: .seconds(60)))
+    #expect(await setter.wait(timeout: crossThreadDeadline))
+    #expect(await reader.wait(timeout: crossThreadDeadline))
   }
 }

@@ -15,7 +15,7 @@ import Testing
       done.fulfill()
     }
     for value in 0..<100 { event.send(value) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(values.values == Array(0..<100))
   }
 
@@ -31,7 +31,7 @@ import Testing
       done.fulfill()
     }
     event.send(1)
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(seen.values == [42])
   }
 
@@ -47,7 +47,7 @@ import Testing
     let drained = Expectation()
     queue.async { drained.fulfill() }
     queue.resume()
-    #expect(await drained.wait(timeout: .seconds(60)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(count.value == 0)
   }
 
@@ -60,7 +60,7 @@ import Testing
     event.send(2)
     let drained = Expectation()
     queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: .seconds(60)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(values.values == [1])
     #expect(subscription.isCancelled)
     #expect(event.handlerCount == 0)
@@ -78,7 +78,7 @@ import Testing
     let drained = Expectation()
     queue.async { drained.fulfill() }
     queue.resume()
-    #expect(await drained.wait(timeout: .seconds(60)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(count.value == 0)
   }
 
@@ -93,7 +93,7 @@ import Testing
     }
     DispatchQueue.global().async { event.send(1) }
     event.send(2)
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(Set(values.values) == [1, 2])
   }
 
@@ -112,7 +112,7 @@ import Testing
       done.fulfill()
     }
     DispatchQueue.global().async { event.send("a") }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(titles.values == ["plain a", "owner a"])
   }
 
@@ -127,7 +127,7 @@ import Testing
     }
     event.addHandler(on: delivery) { _ in done.fulfill() }
     event.send(1)
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(jobs.values == ["scheduled"])
   }
 }

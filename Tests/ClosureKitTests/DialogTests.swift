@@ -270,7 +270,7 @@ struct FixedPresenter: DialogPresenter {
       _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
       answered.fulfill()
     }
-    #expect(await answered.wait(timeout: .seconds(60)))
+    #expect(await answered.wait(timeout: crossThreadDeadline))
   }
 
   @Test func aReplacedRuleIsReleasedOutsideTheLockSoItsCapturesMayUseTheDialog() async {
@@ -287,7 +287,7 @@ struct FixedPresenter: DialogPresenter {
       alert.enableButtons { _ in true }
       replaced.fulfill()
     }
-    #expect(await replaced.wait(timeout: .seconds(60)))
+    #expect(await replaced.wait(timeout: crossThreadDeadline))
   }
 
   @Test func everyClosureIsReleasedAfterADismissal() async throws {

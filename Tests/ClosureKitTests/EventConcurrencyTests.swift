@@ -53,7 +53,7 @@ import Testing
       for value in 0..<rounds { event.send(value) }
       finished.fulfill()
     }
-    #expect(await finished.wait(timeout: .seconds(120)))
+    #expect(await finished.wait(timeout: crossThreadDeadline))
   }
 
   /// An owner whose deinit cancels its own token: the sweep of dead owners on registration must

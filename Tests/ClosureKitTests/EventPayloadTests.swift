@@ -44,7 +44,7 @@ import Testing
       queued.fulfill()
     }
     event.send(Self.sample)
-    #expect(await queued.wait(timeout: .seconds(60)))
+    #expect(await queued.wait(timeout: crossThreadDeadline))
     #expect(
       Set(received.values) == ["plain true", "once true", "owner true", "queue true", "queued owner true"]
     )

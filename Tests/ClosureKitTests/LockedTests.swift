@@ -42,7 +42,7 @@ import Testing
       )
     }
     // A lost wake-up leaves a thread asleep for ever: the deadline reports it.
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(lock.withLock { _ in unguarded.count } == threads * increments)
     #expect(lock.withLock { $0 } == threads * increments)
   }
@@ -62,7 +62,7 @@ import Testing
         }
       }
     )
-    #expect(await holderInside.wait(timeout: .seconds(60)))
+    #expect(await holderInside.wait(timeout: crossThreadDeadline))
     pthread_detach(
       startThread {
         let seen = lock.withLock { value -> Int in
@@ -76,7 +76,7 @@ import Testing
     // The waiter cannot take the lock while the holder keeps it.
     #expect(!waiterDone.isFulfilled)
     release.signal()
-    #expect(await waiterDone.wait(timeout: .seconds(60)))
+    #expect(await waiterDone.wait(timeout: crossThreadDeadline))
     #expect(lock.withLock { $0 } == 11)
   }
 

@@ -32,7 +32,7 @@ import Testing
       event.send(1)
       event.send(2)
     }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     await drainMainQueue()
     #expect(screen.log == ["once 1", "owner 1"])
     #expect(event.handlerCount == 0)
@@ -51,7 +51,7 @@ import Testing
     }
     cancelled.cancel()
     DispatchQueue.global().async { clock.advance(by: .seconds(2)) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(screen.log == ["delayed"])
     #expect(cancelled.isCancelled)
   }
@@ -92,7 +92,7 @@ import Testing
     ownedOnce.start()
     ownedEvery.start()
     DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(
       Set(screen.log) == [
         "owner once", "owner every", "stopped once", "stopped every", "stopped owner once", "stopped owner every",
@@ -112,7 +112,7 @@ import Testing
       done.fulfill()
     }
     DispatchQueue.global().async { volume.value = 2 }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(screen.log.filter { $0.hasPrefix("plain") } == ["plain 1", "plain 2"])
     #expect(screen.log.filter { $0.hasPrefix("owner") } == ["owner 2"])
   }
@@ -128,7 +128,7 @@ import Testing
       done.fulfill()
     }
     event.send(1)
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(onMain.values == [true])
   }
 }

@@ -177,7 +177,7 @@ final class ScreenOwner: Sendable {}
       done.fulfill()
     }
     model.count = 3
-    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     queue.sync {}
     #expect(seen.values == [C(oldValue: 0, newValue: 3)])
     #expect(onQueue.values == [true])
@@ -211,7 +211,7 @@ final class ScreenOwner: Sendable {}
     }
     let shared = screen.shared
     DispatchQueue.global().async { shared.value = 9 }
-    #expect(await posted.wait(timeout: .seconds(5)))
+    #expect(await posted.wait(timeout: crossThreadDeadline))
     #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 9)])
     #expect(onMain.values == [true, true])
   }
@@ -256,7 +256,7 @@ final class ScreenOwner: Sendable {}
       }
     }
     model.count = 1
-    #expect(await reachedTheEnd.wait(timeout: .seconds(60)))
+    #expect(await reachedTheEnd.wait(timeout: crossThreadDeadline))
     subscription.cancel()
   }
 
@@ -273,7 +273,7 @@ final class ScreenOwner: Sendable {}
       slot = { onNewThread { racing.value = 99 } }
     }
     onNewThread { racing.value = 1 }
-    #expect(await sawFinal.wait(timeout: .seconds(60)))
+    #expect(await sawFinal.wait(timeout: crossThreadDeadline))
     subscription.cancel()
   }
 }

@@ -97,7 +97,7 @@ final class ThreadSafeCounter: Sendable {
       if change.isPrior { readInPrior.append(order.count) } else { posted.fulfill() }
     }
     order.count = 7  // on the main actor: the post callback hops to the main queue
-    #expect(await posted.wait(timeout: .seconds(5)))
+    #expect(await posted.wait(timeout: crossThreadDeadline))
     #expect(readInPrior.values == [0])
     #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 7)])
   }
@@ -191,7 +191,7 @@ final class ThreadSafeCounter: Sendable {
       done.fulfill()
     }
     queue.sync { order.count = 1 }
-    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(onQueue.values == [true, true])
   }
 
@@ -206,7 +206,7 @@ final class ThreadSafeCounter: Sendable {
     queue.async {
       for value in 1...100_000 { order.count = value }
     }
-    #expect(await last.wait(timeout: .seconds(20)))
+    #expect(await last.wait(timeout: crossThreadDeadline))
     queue.sync {}
     let changes = seen.values
     // Never out of order, never twice, the last value last.
@@ -224,7 +224,7 @@ final class ThreadSafeCounter: Sendable {
       if change.newValue == 100_000 { last.fulfill() }
     }
     for value in 1...100_000 { order.count = value }
-    #expect(await last.wait(timeout: .seconds(20)))
+    #expect(await last.wait(timeout: crossThreadDeadline))
     #expect(seen.values == [C(oldValue: 0, newValue: 100_000)])
   }
 
@@ -325,7 +325,7 @@ final class ThreadSafeCounter: Sendable {
       slot = { onNewThread { counter.value = 99 } }
     }
     onNewThread { counter.value = 1 }
-    let delivered = await sawFinal.wait(timeout: .seconds(60))
+    let delivered = await sawFinal.wait(timeout: crossThreadDeadline)
     if kind == "scheduled" && isUnderThreadSanitizer {
       // Seen once in a full ThreadSanitizer run (2026-12-01): the custom delivery's hop missed the
       // write of 99 (last delivered: 1). Suspected: the writer thread's identity, compared with the

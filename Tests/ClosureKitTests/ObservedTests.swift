@@ -165,7 +165,7 @@ final class Player: @unchecked Sendable {
         }
       }
     }
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     let changes = seen.values
     var previousNew = 0
     for pair in stride(from: 0, to: changes.count - 1, by: 2) {
@@ -246,7 +246,7 @@ final class Player: @unchecked Sendable {
     gate.signal()
     let drained = Expectation()
     queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: .seconds(5)))
+    #expect(await drained.wait(timeout: crossThreadDeadline))
     #expect(count.value == 0)
   }
 
@@ -260,7 +260,7 @@ final class Player: @unchecked Sendable {
       done.fulfill()
     }
     box.value = 2
-    #expect(await done.wait(timeout: .seconds(5)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(seen.values == [C(newValue: 1), C(newValue: 2)])
   }
 
@@ -387,7 +387,7 @@ extension ObservedTests {
         done.fulfill()
       }
     )
-    let finished = await done.wait(timeout: .seconds(60))
+    let finished = await done.wait(timeout: crossThreadDeadline)
     #expect(finished)
     // Each writer returned after delivering what it had to: the binding has settled.
     if finished { #expect(fahrenheit.value == celsius.value * 9 / 5 + 32) }
@@ -452,7 +452,7 @@ extension ObservedTests {
     #expect(box.value == 12)
     #expect(seen.values.isEmpty)
     release.signal()
-    #expect(await delivered.wait(timeout: .seconds(60)))
+    #expect(await delivered.wait(timeout: crossThreadDeadline))
     #expect(
       seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 12)]
     )
@@ -484,7 +484,7 @@ extension ObservedTests {
     #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
     box.value = 2
     otherWrote.signal()
-    #expect(await firstWriteReturned.wait(timeout: .seconds(60)))
+    #expect(await firstWriteReturned.wait(timeout: crossThreadDeadline))
     // The delivering thread delivered everything before its own write returned.
     #expect(
       seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)]
@@ -514,7 +514,7 @@ extension ObservedTests {
     #expect(seen.values.isEmpty)  // queued for the delivering thread
     box.value = 2
     release.signal()
-    #expect(await firstWriteReturned.wait(timeout: .seconds(60)))
+    #expect(await firstWriteReturned.wait(timeout: crossThreadDeadline))
     #expect(seen.values == [C(newValue: 1), C(newValue: 2)])
   }
 
@@ -553,7 +553,7 @@ extension ObservedTests {
         done.fulfill()
       }
     )
-    #expect(await done.wait(timeout: .seconds(60)))
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(releasedEveryCapture.withLock { $0 })
   }
 

@@ -48,5 +48,5 @@ func ownersDieWhileTheSourceSweeps(
     for _ in 0..<rounds { churn() }
     finished.fulfill()
   }
-  return await finished.wait(timeout: .seconds(120))
+  return await finished.wait(timeout: crossThreadDeadline)
 }

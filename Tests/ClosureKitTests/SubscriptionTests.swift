@@ -79,6 +79,6 @@ import Testing
       for _ in 0..<16 { event.addHandler { _ in }.store(in: bag) }  // the 17th insert sweeps
       inserted.fulfill()
     }
-    #expect(await inserted.wait(timeout: .seconds(60)))
+    #expect(await inserted.wait(timeout: crossThreadDeadline))
   }
 }

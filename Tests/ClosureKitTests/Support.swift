@@ -67,8 +67,17 @@ func raceFinishes(
       done.fulfill()
     }
   )
-  return await done.wait(timeout: .seconds(60))
+  return await done.wait(timeout: crossThreadDeadline)
 }
+
+/// The longest a test waits for work on another thread or task before it reports a failure.
+///
+/// A passing wait returns at once, so this costs nothing when the code is right. It is long because
+/// `swift test` runs every test at once on a cooperative pool as wide as the machine (2 threads on
+/// CI): a resumed task queues behind the other tests' work, and on a loaded 2-core machine a
+/// network test was seen to wait over 30 s for its first line in a run that took 39 s in all. A
+/// deadlock still fails the test, after two minutes, instead of hanging the run.
+let crossThreadDeadline: Duration = .seconds(120)
 
 /// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
 let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil

@@ -93,7 +93,7 @@ import Testing
     alert.onDidDismiss { log.append("didDismiss \($0)") }
     let presenter = ControllerLikePresenter()
     let task = Task { try await alert.present(on: presenter) }
-    #expect(await presenter.shown.wait(timeout: .seconds(60)))
+    #expect(await presenter.shown.wait(timeout: crossThreadDeadline))
     task.cancel()
     let result = try await task.value
     presenter.answer(.button(1, textFieldValues: []))  // a tap after the dismissal: no effect
@@ -110,7 +110,7 @@ import Testing
     alert.onDidDismiss { log.append("didDismiss \($0)") }
     let presenter = ControllerLikePresenter()
     let task = Task { try await alert.present(on: presenter) }
-    #expect(await presenter.shown.wait(timeout: .seconds(60)))
+    #expect(await presenter.shown.wait(timeout: crossThreadDeadline))
     presenter.answer(.button(1, textFieldValues: []))
     task.cancel()
     let result = try await task.value
