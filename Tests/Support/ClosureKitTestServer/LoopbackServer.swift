@@ -126,7 +126,8 @@ public final class LoopbackServer: @unchecked Sendable {
   ///   - timeout: The longest wait.
   ///   - condition: Checked now and after every change of the state, under the server's lock.
   /// - Returns: `true` once the condition holds, `false` at the deadline.
-  public func wait(timeout: Duration = .seconds(120), until condition: @escaping @Sendable (State) -> Bool) async -> Bool
+  public func wait(timeout: Duration = .seconds(120), until condition: @escaping @Sendable (State) -> Bool) async
+    -> Bool
   {
     await withCheckedContinuation { continuation in
       let waiter = lock.withLock { () -> Int? in
