@@ -52,7 +52,7 @@ final class NetworkLog: Sendable {
 }
 
 /// A session with short timeouts for tests.
-func makeSession(timeout: TimeInterval = 30) -> ClosureURLSession {
+func makeSession(timeout: TimeInterval = 120) -> ClosureURLSession {
   let configuration = URLSessionConfiguration.ephemeral
   configuration.timeoutIntervalForRequest = timeout
   return ClosureURLSession(configuration: configuration)
@@ -81,7 +81,7 @@ func eventually(within timeout: Duration = crossThreadDeadline, _ condition: () 
 /// Runs one data task to completion and invalidates the session; the log then holds everything.
 func run(
   _ request: URLRequest,
-  timeout: TimeInterval = 30,
+  timeout: TimeInterval = 120,
   _ configure: (inout URLTaskHandlers) -> Void = { _ in }
 ) async -> NetworkLog {
   let log = NetworkLog()

@@ -139,7 +139,7 @@ import Testing
     let setter = Expectation()
     let reader = Expectation()
     let stop = Slot<Bool>()
-    DispatchQueue.global().async {
+    onOwnThread {
       for _ in 0..<iterations {
         let owner = CallsOnDeinit { _ = slot.isSet }
         slot.delegate(on: owner) { _, input in input }
@@ -147,7 +147,7 @@ import Testing
       stop.value = true
       setter.fulfill()
     }
-    DispatchQueue.global().async {
+    onOwnThread {
       while stop.value != true { _ = slot(0) }
       reader.fulfill()
     }

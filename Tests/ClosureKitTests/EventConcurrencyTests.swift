@@ -45,11 +45,11 @@ import Testing
     let event = Event<Int>()
     let finished = Expectation(count: 2)
     let rounds = stressRounds(500_000)
-    DispatchQueue.global().async {
+    onOwnThread {
       for _ in 0..<rounds { _ = event.once { _ in } }
       finished.fulfill()
     }
-    DispatchQueue.global().async {
+    onOwnThread {
       for value in 0..<rounds { event.send(value) }
       finished.fulfill()
     }

@@ -36,7 +36,7 @@ func ownersDieWhileTheSourceSweeps(
 ) async -> Bool {
   let finished = Expectation(count: 3)
   for _ in 0..<2 {
-    DispatchQueue.global().async {
+    onOwnThread {
       for _ in 0..<rounds {
         let owner = CancellingOwner()
         owner.token.value = register(owner)
@@ -44,7 +44,7 @@ func ownersDieWhileTheSourceSweeps(
       finished.fulfill()
     }
   }
-  DispatchQueue.global().async {
+  onOwnThread {
     for _ in 0..<rounds { churn() }
     finished.fulfill()
   }

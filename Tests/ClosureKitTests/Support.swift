@@ -45,6 +45,16 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) {
   pthread_join(startThread(body), nil)
 }
 
+/// Runs `body` on a new operating-system thread of its own and returns at once.
+///
+/// For a long stress loop. Not `DispatchQueue.global().async`: on Linux the global queues' worker
+/// threads (as many as the cores) are also the threads of Swift concurrency's global executor, so
+/// two such loops stopped every other test's tasks: a probe task in a full `swift test` run waited
+/// 15 s to be resumed, and network tests on CI missed 30-second deadlines.
+func onOwnThread(_ body: @escaping @Sendable () -> Void) {
+  pthread_detach(startThread(body))
+}
+
 /// Runs `writer` on one new thread and `reader` over and over on another until `writer` returns;
 /// `false` if the two have not both finished within a minute (a deadlock). A hung thread is left
 /// behind, so the failure is reported instead of hanging the run.
