@@ -519,8 +519,9 @@ extension ObservedTests {
   }
 
   /// A handler cancelled by another handler during a write: the delivering thread reads the
-  /// observer list without retaining it, so the list is renewed when that thread leaves; the
-  /// cancelled handler's captures are released by the time the write returns.
+  /// observer list without retaining it, so the list is replaced by a copy and the old one released
+  /// when that thread leaves; the cancelled handler's captures are released by the time the write
+  /// returns.
   @Test func aHandlerCancelledDuringAWriteIsReleasedWhenTheWriteReturns() {
     let box = Observed(0)
     weak var weakCapture: Tracked?
@@ -535,6 +536,44 @@ extension ObservedTests {
     box.value = 1
     #expect(weakCapture == nil)
     #expect(box.observerCount == 1)
+  }
+
+  /// Registration and cancellation change the observer list in place, except while a write is
+  /// being delivered from it (the delivering thread reads it without a retain): then the list is
+  /// replaced by a copy and the old one kept until the write returns. A handler that registers
+  /// enough observers to make the array grow, and cancels one not reached yet, leaves the running
+  /// write intact (a use after free here is reported by AddressSanitizer in CI).
+  @Test func observersAddedAndCancelledInBulkByAHandlerLeaveTheRunningWriteIntact() {
+    let box = Observed(0)
+    let first = Counter()
+    let victimCalls = Counter()
+    let lastCalls = Counter()
+    let addedCalls = Counter()
+    let victim = Slot<Subscription>()
+    var added: [Subscription] = []
+    let addedTokens = Slot<[Subscription]>()
+    box.observe { _ in
+      first.increment()
+      guard first.value == 1 else { return }
+      addedTokens.value = (0..<200).map { _ in box.observe { _ in addedCalls.increment() } }
+      victim.value?.cancel()
+    }
+    victim.value = box.observe { _ in victimCalls.increment() }
+    box.observe { _ in lastCalls.increment() }
+    box.value = 1
+    #expect(first.value == 1)
+    #expect(victimCalls.value == 0)
+    #expect(lastCalls.value == 1)
+    #expect(addedCalls.value == 0)
+    #expect(box.observerCount == 202)
+    box.value = 2
+    #expect(lastCalls.value == 2)
+    #expect(addedCalls.value == 200)
+    added = addedTokens.value ?? []
+    for token in added.prefix(100) { token.cancel() }
+    box.value = 3
+    #expect(addedCalls.value == 300)
+    #expect(box.observerCount == 102)
   }
 
   /// Drops, from two threads at once, a token and what ends its observer (the box, the owner, or a

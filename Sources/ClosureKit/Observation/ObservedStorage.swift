@@ -61,9 +61,8 @@ final class ObservedObserver<Value: Sendable>: ObservedObserverCore, @unchecked 
   }
 }
 
-/// An immutable list of observers that the delivering thread reads without retaining it: the
-/// storage keeps it alive, and replaces it only while no thread delivers (see
-/// ``ObservedStorage/deliveringThread``).
+/// An immutable copy of the observers of an ``ObservedStorage``, which the delivering thread reads
+/// without retaining it (see ``ObservedStorage/deliveringThread``).
 ///
 /// `@unchecked Sendable`: immutable.
 @usableFromInline
@@ -80,6 +79,11 @@ final class ObserverList: @unchecked Sendable {
 /// The observers of an ``ObservedStorage`` and what is counted of them: not generic (see
 /// ``ObservedObserverCore``), and guarded by the storage's mutex, which it has no reference to.
 ///
+/// The write path reads ``list``, a copy made by the first write after a change and kept until
+/// the next change. A change drops it first, so that the array it shared with ``observers`` is
+/// changed in place: registration and cancellation copy no array and allocate no list (they did,
+/// both, and it was most of their cost).
+///
 /// `@unchecked Sendable`: every property is read and written only under the storage's mutex (the
 /// delivering thread also reads ``list``'s object outside it, see
 /// ``ObservedStorage/deliveringThread``).
@@ -87,16 +91,41 @@ final class ObserverList: @unchecked Sendable {
 final class ObserverRegistry: @unchecked Sendable {
   /// Live observers in registration order.
   @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<ObservedObserverCore> = []
-  /// ``observers`` as the delivering thread reads them: replaced only while nobody delivers.
-  @usableFromInline @exclusivity(unchecked) var list = ObserverList([])
-  /// Whether ``list`` lags behind ``observers`` (they changed while a thread delivered).
-  @usableFromInline @exclusivity(unchecked) var isListStale = false
+  /// ``observers`` as the write path reads them; `nil` after a change until the next write.
+  @usableFromInline @exclusivity(unchecked) var list: ObserverList?
+  /// Lists dropped while a thread delivered, which it may still be reading; released when it
+  /// leaves.
+  @usableFromInline @exclusivity(unchecked) var retired: [ObserverList] = []
   /// How many live observers asked for ``ObservationOptions/prior``.
   @usableFromInline @exclusivity(unchecked) var priorCount = 0
   /// How many live observers were registered with an owner (swept on registration).
   @usableFromInline @exclusivity(unchecked) var ownerBoundCount = 0
 
   @usableFromInline init() {}
+
+  /// ``list``, made now if a change dropped it.
+  @inlinable
+  func currentList() -> ObserverList {
+    if let list { return list }
+    return makeList()
+  }
+
+  @usableFromInline
+  func makeList() -> ObserverList {
+    let made = ObserverList(observers)
+    list = made
+    return made
+  }
+
+  /// Before a change of ``observers``: lets go of ``list``, into ``retired`` when `isRead` (the
+  /// delivering thread may be reading it without a retain). Otherwise it is released at once: it
+  /// shares its array with ``observers``, so this is never the last reference to an observer.
+  @usableFromInline
+  func dropList(isRead: Bool) {
+    guard let dropped = list else { return }
+    list = nil
+    if isRead { retired.append(dropped) }
+  }
 
   /// Adds `observer` with its token. Returns whether owner-bound observers should be swept.
   @usableFromInline
@@ -108,19 +137,32 @@ final class ObserverRegistry: @unchecked Sendable {
     return ownerBoundCount > 0
   }
 
-  /// Removes an ended observer and detaches its token. The caller renews or marks the list when
-  /// `observer` was found.
+  /// The position of `observer` among the live observers, if it is one.
   @usableFromInline
-  func remove(_ observer: ObservedObserverCore) -> RemovedObserver {
-    detachToken(of: observer)
-    let found = observers.withUnsafeBufferPointer { observers -> Int? in
+  func index(of observer: ObservedObserverCore) -> Int? {
+    observers.withUnsafeBufferPointer { observers -> Int? in
       for index in observers.indices where observers[index] === observer { return index }
       return nil
     }
-    guard let index = found else { return RemovedObserver(observer: nil) }
+  }
+
+  /// Removes the live observer at `index` and returns it, to be released after the mutex.
+  @usableFromInline
+  func remove(at index: Int) -> ObservedObserverCore {
+    let observer = observers.remove(at: index)
     if observer.options.contains(.prior) { priorCount -= 1 }
     if observer.isOwnerBound { ownerBoundCount -= 1 }
-    return RemovedObserver(observer: observers.remove(at: index))
+    return observer
+  }
+
+  /// Removes every observer and returns them, to be released after the mutex.
+  @usableFromInline
+  func removeAll() -> ContiguousArray<ObservedObserverCore> {
+    let removed = observers
+    observers = []
+    priorCount = 0
+    ownerBoundCount = 0
+    return removed
   }
 
   /// Makes `observer`'s token let go of it. The token is used without a retain: its deinit may be
@@ -131,29 +173,6 @@ final class ObserverRegistry: @unchecked Sendable {
     guard let token = observer.token else { return }
     observer.token = nil
     token._withUnsafeGuaranteedRef { $0.node = nil }
-  }
-
-  /// Replaces ``list`` with the current observers; returns the old one, to be released after the
-  /// mutex.
-  @usableFromInline
-  func renewList() -> ObserverList {
-    let old = list
-    list = ObserverList(observers)
-    isListStale = false
-    return old
-  }
-}
-
-/// What a removal lets go of, to be released after the mutex: the observer and the replaced
-/// observer list (either may hold the last reference to a handler and its captures).
-@usableFromInline
-struct RemovedObserver {
-  @usableFromInline let observer: ObservedObserverCore?
-  @usableFromInline var list: ObserverList? = nil
-
-  @usableFromInline
-  init(observer: ObservedObserverCore?) {
-    self.observer = observer
   }
 }
 
@@ -237,10 +256,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// The observers, guarded by ``lock``'s mutex.
   @usableFromInline let registry = ObserverRegistry()
   /// The id of the delivering thread, or 0; bit 0 is set once a change has been queued for it,
-  /// bit 1 once ``ObserverRegistry/list`` is stale. Taken (0 to an id) and marked only under the mutex;
-  /// released by its thread with one compare-and-swap when no bit is set (the write fast path),
-  /// else under the mutex. Never 0 while ``State/pending`` holds changes. While it is not 0,
-  /// ``ObserverRegistry/list`` is not replaced: the delivering thread may be reading it without a retain.
+  /// bit 1 once ``ObserverRegistry/list`` has been dropped while it delivered. Taken (0 to an id)
+  /// and marked only under the mutex; released by its thread with one compare-and-swap when no bit
+  /// is set (the write fast path), else under the mutex. Never 0 while ``State/pending`` holds
+  /// changes. While it is not 0 and bit 1 is clear, the delivering thread may be reading
+  /// ``ObserverRegistry/list`` without a retain, so a change keeps that list alive until it leaves.
   @usableFromInline let deliveringThread = Atomic<Int>(0)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
@@ -306,10 +326,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     let deliverer = deliveringThread.load(ordering: .relaxed)
     if deliverer == 0 {
       // The fast path: this thread delivers at once, reading the observer list without retaining
-      // it (nobody replaces it until this thread leaves). The list is current: it goes stale only
-      // while a thread delivers, and that thread renews it before it leaves.
+      // it (a change while this thread delivers keeps the list alive until it leaves; see
+      // `willChangeObserversLocked()`). The first write after a change makes the list.
       deliveringThread.store(me, ordering: .relaxed)
-      let list = Unmanaged.passUnretained(registry.list)
+      let list = Unmanaged.passUnretained(registry.currentList())
       let hasPrior = registry.priorCount > 0
       if hasPrior {
         lock.value.shownValue = old
@@ -317,13 +337,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       }
       lock.unlock()
       list._withUnsafeGuaranteedRef { list in
-        if hasPrior {
-          notifyPrior(list.observers, old: old)
-          lock.withLock { state in
-            if state.shownBy == sequence { state.shownValue = nil }
+        list.observers.withUnsafeBufferPointer { observers in
+          if hasPrior {
+            notifyPrior(observers, old: old)
+            lock.withLock { state in
+              if state.shownBy == sequence { state.shownValue = nil }
+            }
           }
+          notifyPost(observers, old: old, new: newValue)
         }
-        notifyPost(list.observers, old: old, new: newValue)
       }
       leave(me)
       return
@@ -338,13 +360,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
         lock.value.shownBy = sequence
       }
       lock.unlock()
-      if hasPrior {
-        notifyPrior(observers, old: old)
-        lock.withLock { state in
-          if state.shownBy == sequence { state.shownValue = nil }
+      observers.withUnsafeBufferPointer { observers in
+        if hasPrior {
+          notifyPrior(observers, old: old)
+          lock.withLock { state in
+            if state.shownBy == sequence { state.shownValue = nil }
+          }
         }
+        notifyPost(observers, old: old, new: newValue)
       }
-      notifyPost(observers, old: old, new: newValue)
       return
     }
     lock.value.pending.append(Pending(.write(old: old, new: newValue, observers: observers)))
@@ -452,14 +476,26 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     }
   }
 
-  /// After a change of ``ObserverRegistry/observers``: renews ``ObserverRegistry/list`` now if nobody delivers, else
-  /// marks it stale for the delivering thread. Returns the replaced list, to be released after the
-  /// mutex (it may hold the last reference to an observer and its captures). Only while locked.
+  /// Before a change of the observers: drops ``ObserverRegistry/list``. If a thread delivers and
+  /// may be reading it without a retain (bit 1 clear), marks bit 1 and keeps the list until that
+  /// thread leaves. (With bit 1 set there is no list: only a write that finds nobody delivering
+  /// makes one.) Only while locked.
   @usableFromInline
-  func observersChangedLocked() -> ObserverList? {
-    registry.isListStale = true
-    if markLocked(2) { return nil }
-    return registry.renewList()
+  func willChangeObserversLocked() {
+    var current = deliveringThread.load(ordering: .relaxed)
+    while current != 0, current & 2 == 0 {
+      let (exchanged, original) = deliveringThread.compareExchange(
+        expected: current,
+        desired: current | 2,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged {
+        registry.dropList(isRead: true)
+        return
+      }
+      current = original
+    }
+    registry.dropList(isRead: false)
   }
 
   /// On the delivering thread: delivers the queued changes until none is left, then stops being
@@ -469,10 +505,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     while true {
       lock.lock()
       guard let next = takePendingLocked() else {
-        let replaced = registry.isListStale ? registry.renewList() : nil
+        let retired = registry.retired
+        if !retired.isEmpty { registry.retired = [] }
         deliveringThread.store(0, ordering: .releasing)
         lock.unlock()
-        withExtendedLifetime(replaced) {}  // released after the mutex
+        withExtendedLifetime(retired) {}  // released after the mutex
         return
       }
       lock.unlock()
@@ -502,8 +539,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   func deliver(_ pending: Pending) {
     switch pending.kind {
     case .write(let old, let new, let observers):
-      notifyPrior(observers, old: old)
-      notifyPost(observers, old: old, new: new)
+      observers.withUnsafeBufferPointer { observers in
+        notifyPrior(observers, old: old)
+        notifyPost(observers, old: old, new: new)
+      }
     case .initial(let value, let observer):
       deliver(observer.options.initialChange(value), to: observer)
     }
@@ -512,28 +551,26 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   // MARK: Notifying
 
   @inlinable
-  func notifyPrior(_ observers: ContiguousArray<ObservedObserverCore>, old: Value) {
+  func notifyPrior(_ observers: UnsafeBufferPointer<ObservedObserverCore>, old: Value) {
     forEachObserver(in: observers) { observer in
       if observer.options.contains(.prior) { deliver(observer.options.priorChange(old: old), to: observer) }
     }
   }
 
   @inlinable
-  func notifyPost(_ observers: ContiguousArray<ObservedObserverCore>, old: Value, new: Value) {
+  func notifyPost(_ observers: UnsafeBufferPointer<ObservedObserverCore>, old: Value, new: Value) {
     forEachObserver(in: observers) { observer in
       deliver(observer.options.postChange(old: old, new: new), to: observer)
     }
   }
 
-  /// Calls `body` with each observer of `observers`, unretained (the array keeps each alive) and
-  /// as the value type's observer: no reference counting per observer.
+  /// Calls `body` with each observer of `observers`, unretained (the array that the buffer belongs
+  /// to keeps each alive) and as the value type's observer: no reference counting per observer.
   @inlinable
-  func forEachObserver(in observers: ContiguousArray<ObservedObserverCore>, _ body: (Observer) -> Void) {
-    observers.withUnsafeBufferPointer { observers in
-      guard let base = observers.baseAddress else { return }
-      for index in 0..<observers.count {
-        UnsafeRawPointer(base + index).load(as: Unmanaged<Observer>.self)._withUnsafeGuaranteedRef(body)
-      }
+  func forEachObserver(in observers: UnsafeBufferPointer<ObservedObserverCore>, _ body: (Observer) -> Void) {
+    guard let base = observers.baseAddress else { return }
+    for index in 0..<observers.count {
+      UnsafeRawPointer(base + index).load(as: Unmanaged<Observer>.self)._withUnsafeGuaranteedRef(body)
     }
   }
 
@@ -580,11 +617,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     let token = makeToken(for: observer)
     let me = currentThreadID
     lock.lock()
+    willChangeObserversLocked()
     let isSweepDue = registry.append(observer, token: token)
-    let replaced = observersChangedLocked()
     guard options.contains(.initial) else {
       lock.unlock()
-      withExtendedLifetime(replaced) {}  // released after the mutex
       if isSweepDue { sweepOrphans() }
       return token
     }
@@ -602,7 +638,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       lock.unlock()
       if becameDeliverer { deliverPendingAndLeave() }
     }
-    withExtendedLifetime(replaced) {}  // released after the mutex
     if isSweepDue { sweepOrphans() }
     return token
   }
@@ -628,12 +663,15 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     withExtendedLifetime(garbage) {}  // released after the mutex
   }
 
-  /// Removes an ended observer and detaches its token. Only while locked.
+  /// Removes an ended observer and detaches its token. Returns the observer if it was live, to be
+  /// released after the mutex (it may hold the last reference to its handler's captures). Only
+  /// while locked.
   @usableFromInline
-  func removeLocked(_ observer: ObservedObserverCore) -> RemovedObserver {
-    var removed = registry.remove(observer)
-    if removed.observer != nil { removed.list = observersChangedLocked() }
-    return removed
+  func removeLocked(_ observer: ObservedObserverCore) -> ObservedObserverCore? {
+    registry.detachToken(of: observer)
+    guard let index = registry.index(of: observer) else { return nil }
+    willChangeObserversLocked()
+    return registry.remove(at: index)
   }
 
   /// Ends an observer (its owner is gone) and removes it.
@@ -649,14 +687,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// Ends every observer: called by the box's deinit.
   func close() {
     lock.lock()
-    let observers = registry.observers
-    registry.observers = []
-    let replaced = observersChangedLocked()
-    registry.priorCount = 0
-    registry.ownerBoundCount = 0
-    lock.unlock()
-    withExtendedLifetime(replaced) {}  // released after the mutex
-    lock.lock()
+    willChangeObserversLocked()
+    let observers = registry.removeAll()
     for observer in observers {
       observer.ended.store(true, ordering: .releasing)
       registry.detachToken(of: observer)
