@@ -187,17 +187,20 @@ extension Subscription {
   /// Cancels `subscriptions` in order, each run of tokens of one source in one call to it (an
   /// event ends a run under one lock).
   static func cancel(_ subscriptions: [Subscription]) {
-    var start = subscriptions.startIndex
-    while start < subscriptions.endIndex {
-      let source = subscriptions[start].source
-      var end = start + 1
-      while end < subscriptions.endIndex, subscriptions[end].source === source { end += 1 }
-      if end - start == 1 {
-        source.cancel(subscriptions[start])
-      } else {
-        source.cancel(subscriptions[start..<end])
+    // Tokens and sources are read in place: no retain and release per token.
+    subscriptions.withUnsafeBufferPointer { tokens in
+      func source(at index: Int) -> ObjectIdentifier { ObjectIdentifier(tokens[index].source) }
+      var start = 0
+      while start < tokens.count {
+        var end = start + 1
+        while end < tokens.count, source(at: end) == source(at: start) { end += 1 }
+        if end - start == 1 {
+          tokens[start].source.cancel(tokens[start])
+        } else {
+          tokens[start].source.cancel(subscriptions[start..<end])
+        }
+        start = end
       }
-      start = end
     }
   }
 }

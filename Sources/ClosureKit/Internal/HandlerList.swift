@@ -507,22 +507,33 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
 
   /// Cancels a run of this list's tokens (a bag's) under one lock.
   package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
-    // Ends each node first; a node that another party ended (a one-shot's send, the owner sweep,
-    // `close()`) is removed here or by that party, whichever comes first: `remove(_:)` finds a
-    // node only in its own slot.
-    var claimed = 0
-    for subscription in subscriptions where unsafeDowncast(subscription, to: HandlerNodeCore.self).claimEnd() {
-      claimed += 1
-    }
-    guard claimed > 0 else { return }
-    var garbage = ContiguousArray<HandlerEntry?>()
-    garbage.reserveCapacity(subscriptions.count)
-    state.withLock { state in
-      for subscription in subscriptions {
-        garbage.append(state.remove(unsafeDowncast(subscription, to: HandlerNodeCore.self)))
+    // The tokens are read in place, unretained: the caller's array keeps each alive, and a copy of
+    // each would cost a retain and a release, twice per token.
+    subscriptions.withUnsafeBufferPointer { tokens in
+      // Ends each node first; a node that another party ended (a one-shot's send, the owner sweep,
+      // `close()`) is removed here or by that party, whichever comes first: `remove(_:)` finds a
+      // node only in its own slot.
+      var claimed = 0
+      Self.forEachNode(of: tokens) { node in
+        if node.claimEnd() { claimed += 1 }
       }
+      guard claimed > 0 else { return }
+      var garbage = ContiguousArray<HandlerEntry?>()
+      garbage.reserveCapacity(tokens.count)
+      state.withLock { state in
+        Self.forEachNode(of: tokens) { node in garbage.append(state.remove(node)) }
+      }
+      _ = garbage
     }
-    _ = garbage
+  }
+
+  /// Calls `body` with the node of each token, unretained: the buffer's owner keeps them alive.
+  @usableFromInline
+  static func forEachNode(of tokens: UnsafeBufferPointer<Subscription>, _ body: (HandlerNodeCore) -> Void) {
+    guard let base = tokens.baseAddress else { return }
+    for index in 0..<tokens.count {
+      UnsafeRawPointer(base + index).load(as: Unmanaged<HandlerNodeCore>.self)._withUnsafeGuaranteedRef(body)
+    }
   }
 
   package final func isCancelled(_ subscription: Subscription) -> Bool {
