@@ -542,7 +542,7 @@ extension ObservedTests {
   /// being delivered from it (the delivering thread reads it without a retain): then the list is
   /// replaced by a copy and the old one kept until the write returns. A handler that registers
   /// enough observers to make the array grow, and cancels one not reached yet, leaves the running
-  /// write intact (a use after free here is reported by AddressSanitizer in CI).
+  /// write intact.
   @Test func observersAddedAndCancelledInBulkByAHandlerLeaveTheRunningWriteIntact() {
     let box = Observed(0)
     let first = Counter()
@@ -550,14 +550,15 @@ extension ObservedTests {
     let lastCalls = Counter()
     let addedCalls = Counter()
     let victim = Slot<Subscription>()
-    var added: [Subscription] = []
     let addedTokens = Slot<[Subscription]>()
-    box.observe { _ in
+    // The handler captures its own box: cancelled at the end, so the box is freed (ASan's leak check).
+    let adder = box.observe { _ in
       first.increment()
       guard first.value == 1 else { return }
       addedTokens.value = (0..<200).map { _ in box.observe { _ in addedCalls.increment() } }
       victim.value?.cancel()
     }
+    defer { adder.cancel() }
     victim.value = box.observe { _ in victimCalls.increment() }
     box.observe { _ in lastCalls.increment() }
     box.value = 1
@@ -569,11 +570,45 @@ extension ObservedTests {
     box.value = 2
     #expect(lastCalls.value == 2)
     #expect(addedCalls.value == 200)
-    added = addedTokens.value ?? []
-    for token in added.prefix(100) { token.cancel() }
+    for token in (addedTokens.value ?? []).prefix(100) { token.cancel() }
     box.value = 3
     #expect(addedCalls.value == 300)
     #expect(box.observerCount == 102)
+  }
+
+  /// The mechanism behind the test above, checked directly (in a debug build the delivering
+  /// thread's copy of the array keeps it alive, so a list freed too early would go unnoticed
+  /// there): a change during a write moves the list that the write reads into `retired`, once per
+  /// write, and it is released when the write returns; a change with no write running drops the
+  /// list at once.
+  @Test func aListTheDeliveringThreadReadsIsKeptUntilItLeaves() {
+    let box = Observed(0)
+    let registry = box.storage.registry
+    final class WeakList: @unchecked Sendable {
+      // @unchecked Sendable: used by one thread.
+      weak var list: ObserverList?
+    }
+    let read = WeakList()
+    let inside = Recorder<Int>()
+    let adder = box.observe { _ in
+      guard inside.values.isEmpty else { return }
+      read.list = registry.list
+      box.observe { _ in }
+      box.observe { _ in }
+      inside.append(registry.retired.count)
+      inside.append(registry.list == nil ? 0 : 1)
+      inside.append(read.list == nil ? 0 : 1)
+    }
+    defer { adder.cancel() }
+    box.value = 1
+    #expect(inside.values == [1, 0, 1])
+    #expect(registry.retired.isEmpty)
+    #expect(read.list == nil)
+    box.value = 2  // makes a list again
+    #expect(registry.list != nil)
+    box.observe { _ in }
+    #expect(registry.list == nil)
+    #expect(registry.retired.isEmpty)
   }
 
   /// Drops, from two threads at once, a token and what ends its observer (the box, the owner, or a
