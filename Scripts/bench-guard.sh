@@ -6,7 +6,8 @@
 #
 # A limit is the row's target plus 10 %, the noise measured on the 2-core CI machine while loaded.
 # A row whose target is not met yet is guarded at the level reached (5 runs, 2026-12-02) plus 15 %,
-# and printed as such, so that it cannot get much worse unnoticed. The memory
+# and printed as such, so that it cannot get much worse unnoticed (bag-of-10 and
+# observed-observe-cancel re-levelled on 2026-12-02 after the fourth pass). The memory
 # rows do not vary between runs (±0.1 byte): they are guarded at the level reached plus about 6 %.
 # See Benchmarks/README.md for the numbers behind each limit.
 set -euo pipefail
@@ -35,8 +36,8 @@ add-cancel              0.275   0.25
 add-cancel-owner        0.52    0.25
 add-cancel-queue        0.33    0.25
 control-add-remove      0.31    0.25
-bag-of-10               0.44    0.25
-observed-observe-cancel 1.43    0.25
+bag-of-10               0.40    0.25
+observed-observe-cancel 0.44    0.25
 observed-write          2.20    2.00
 memory-dropped          77      75
 memory-kept             88      100
