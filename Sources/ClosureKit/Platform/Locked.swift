@@ -8,42 +8,66 @@
   public import Android
 #endif
 
-/// A value protected by a `pthread_mutex_t`: the lock of every ClosureKit module.
+/// The lock primitive of ``Locked``: `os_unfair_lock` on Apple platforms, `pthread_mutex_t`
+/// elsewhere. Either lives in stable heap memory, as both require.
+#if canImport(Darwin)
+  @usableFromInline typealias LockPrimitive = os_unfair_lock_s
+#else
+  @usableFromInline typealias LockPrimitive = pthread_mutex_t
+#endif
+
+/// A value protected by a lock: the lock of every ClosureKit module.
 ///
-/// Used instead of `Synchronization.Mutex` for two reasons found on Linux (Swift 6.3.1):
+/// On Apple platforms the lock is an `os_unfair_lock`, the lock Apple recommends for short
+/// critical sections (`pthread_mutex_t` there is a heavier, policy-driven lock; the standard
+/// library's `Mutex` is an `os_unfair_lock` too). Elsewhere it is a `pthread_mutex_t`, used instead
+/// of `Synchronization.Mutex` for two reasons found on Linux (Swift 6.3.1):
 /// - `Mutex` records the owner's thread id with a `gettid` system call on every lock, which costs
 ///   more than delivering to ten handlers (measured by `Benchmarks/`, suite `events`);
 /// - ThreadSanitizer does not see the futex slow path of `Mutex` as synchronisation, so a contended
 ///   `Mutex` yields false data-race reports; `pthread_mutex_t` is intercepted and understood.
 ///
-/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the mutex.
+/// Neither is recursive: a body must not take the same lock again.
+///
+/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the lock.
 @usableFromInline
 package final class Locked<Value>: @unchecked Sendable {
-  /// The protected value; exclusivity is unchecked because the mutex already serialises access.
+  /// The protected value; exclusivity is unchecked because the lock already serialises access.
   @usableFromInline @exclusivity(unchecked) var value: Value
-  /// The mutex, in stable heap memory as pthreads requires.
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// The lock, in stable heap memory.
+  @usableFromInline let primitive: UnsafeMutablePointer<LockPrimitive>
 
   @usableFromInline
   package init(_ value: Value) {
     self.value = value
-    mutex = UnsafeMutablePointer.allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    let result = pthread_mutex_init(mutex, nil)
-    if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
+    primitive = UnsafeMutablePointer.allocate(capacity: 1)
+    #if canImport(Darwin)
+      primitive.initialize(to: os_unfair_lock_s())
+    #else
+      primitive.initialize(to: pthread_mutex_t())
+      let result = pthread_mutex_init(primitive, nil)
+      if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
+    #endif
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deinitialize(count: 1)
-    mutex.deallocate()
+    #if !canImport(Darwin)
+      pthread_mutex_destroy(primitive)
+    #endif
+    primitive.deinitialize(count: 1)
+    primitive.deallocate()
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+    #if canImport(Darwin)
+      os_unfair_lock_lock(primitive)
+      defer { os_unfair_lock_unlock(primitive) }
+    #else
+      pthread_mutex_lock(primitive)
+      defer { pthread_mutex_unlock(primitive) }
+    #endif
     return try body(&value)
   }
 }

@@ -8,6 +8,7 @@
 //   apple-oss-distributions/libpthread @ libpthread-539
 //   apple-oss-distributions/xnu        @ xnu-11417.101.15
 //   apple-oss-distributions/Libc       @ Libc-1725.0.11
+//   apple-oss-distributions/libplatform @ libplatform-375.100.10
 // Types are written with their final underlying types (Apple's chain of `__darwin_` typedefs is
 // kept only where Swift sees the name). A call to anything not declared here fails the check,
 // as it would fail on Apple if the headers lacked it.
@@ -116,6 +117,21 @@ __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
   "Use OSAllocatedUnfairLock's withLock or NSLock for async-safe scoped locking")
 int pthread_mutex_unlock(pthread_mutex_t *);
 pthread_t pthread_self(void);
+#pragma clang assume_nonnull end
+
+// libplatform: include/os/lock.h @ libplatform-375.100.10 (the header is inside
+// `OS_ASSUME_NONNULL_BEGIN`). Its `OS_SWIFT_UNAVAILABLE_FROM_ASYNC(msg)` is written here with the
+// expansion of libpthread's macro above (the same `swift_attr`); os/base.h is not transcribed.
+typedef struct os_unfair_lock_s {
+  unsigned int _os_unfair_lock_opaque;
+} os_unfair_lock, *os_unfair_lock_t;
+#pragma clang assume_nonnull begin
+__PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
+  "Use OSAllocatedUnfairLock.performWhileLocked() for async-safe scoped locking")
+void os_unfair_lock_lock(os_unfair_lock_t lock);
+__PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
+  "Use OSAllocatedUnfairLock.performWhileLocked() for async-safe scoped locking")
+void os_unfair_lock_unlock(os_unfair_lock_t lock);
 #pragma clang assume_nonnull end
 
 // libpthread: include/sys/qos.h @ libpthread-539 (`__QOS_ENUM` with `objc_fixed_enum`, which
