@@ -33,6 +33,11 @@ import Testing
     // Warnings that used to be thrown, `#IMPLIED` in a comment.
     Array("<?xml version=\"1.5\"?><r xml:space=\"bogus\" xmlns=\"a b\"/>".utf8),
     Array("<!-- #IMPLIED --><r/>".utf8),
+    // Found by the fuzzer: a token repeated in an attribute's enumeration or notation list.
+    // libxml2 reports these DTD validity errors with its parser context where the session's
+    // pointer goes, and ClosureKit's error callback read the context as its session.
+    Array("<!DOCTYPE a [<!ATTLIST a z (q|q) \"q\">]><a/>".utf8),
+    Array("<!DOCTYPE a [<!NOTATION n SYSTEM \"n\"><!ATTLIST a z NOTATION (n|n) #IMPLIED>]><a/>".utf8),
   ]
 
   @Test(arguments: documents)
@@ -56,6 +61,29 @@ import Testing
       }
     }
   }
+
+  /// A repeated enumeration or notation token is a validity error, not a well-formedness one:
+  /// libxml2 reports it and calls the document well-formed, so it is a warning and the parse
+  /// finishes. (Linux only: Apple's `XMLParser` reports no warnings.)
+  #if !canImport(Darwin)
+    @Test func aRepeatedEnumerationTokenIsAWarning() throws {
+      for xml in [
+        "<!DOCTYPE a [<!ATTLIST a z (q|q) \"q\">]><a/>",
+        "<!DOCTYPE a [<!NOTATION n SYSTEM \"n\"><!ATTLIST a z NOTATION (n|n) #IMPLIED>]><a/>",
+      ] {
+        let warnings = DelegateTestRecorder<XMLParsingError>()
+        let elements = DelegateTestRecorder<String>()
+        let outcome = try ClosureXMLParser.parse(
+          Data(xml.utf8),
+          handlers: XMLParserHandlers(
+            didStartElement: { name, _, _, _ in elements.append(name) },
+            foundWarning: { warnings.append($0) }))
+        #expect(outcome == .finished)
+        #expect(elements.values == ["a"])
+        #expect(warnings.values.map(\.code.domain) == [.dtd])
+      }
+    }
+  #endif
 
   @Test func processingInstructionWithoutDataIsDeliveredWithNilData() throws {
     let log = DelegateTestRecorder<String>()

@@ -75,8 +75,15 @@ func check(_ document: Data, processingNamespaces: Bool, throwAt: Int?) {
     precondition(!stopThrown, "an error after a handler threw Stop")
     precondition(error.line >= 0 && error.column >= 0, "a negative position")
     // What libxml2 itself calls well-formed never fails (except on ClosureKit's own limits, and
-    // namespace errors when namespaces are processed).
-    if error.code.domain != .closureKit && !(processingNamespaces && error.code.domain == .namespace) {
+    // namespace errors when namespaces are processed). Nor `.entityLoop`: libxml2 2.9's
+    // amplification check, which a streaming parser meets where the oracle's tree builder does
+    // not (it expands each entity once and copies the result; a SAX parser expands every
+    // reference inside another entity's text, measured against the few bytes of that text). Found
+    // by this fuzzer; documented in Delegates.md and pinned by
+    // `ClosureXMLParserTests.nestedEntitiesPastLibxml2sDensityCheckFailAsEntityLoop`.
+    if error.code.domain != .closureKit && !(processingNamespaces && error.code.domain == .namespace)
+      && error.code != .entityLoop
+    {
       precondition(!libxml2CallsWellFormed(document), "libxml2 accepts this document, ClosureKit failed: \(error)")
     }
   default:
@@ -106,7 +113,8 @@ func libxml2CallsWellFormed(_ document: Data) -> Bool {
       if let tree = context.pointee.myDoc { xmlFreeDoc(tree) }
       xmlFreeParserCtxt(context)
     }
-    xmlCtxtUseOptions(context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
+    xmlCtxtUseOptions(
+      context, Int32(XML_PARSE_NONET.rawValue | XML_PARSE_NOERROR.rawValue | XML_PARSE_NOWARNING.rawValue))
     xmlParseChunk(context, base.map { $0 + first }, Int32(bytes.count - first), 1)
     return context.pointee.wellFormed == 1 && context.pointee.myDoc != nil
   }

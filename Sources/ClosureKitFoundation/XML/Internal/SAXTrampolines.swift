@@ -61,7 +61,17 @@
     }
 
     static let error: xmlStructuredErrorFunc = { pointer, error in
-      guard let session = session(pointer), let error else { return }
+      guard let error else { return }
+      // libxml2's DTD validity errors and warnings (`xmlValidityError`: a duplicated token in an
+      // attribute's enumeration, say) pass their parser context's `vctxt.userData` instead of its
+      // `userData`, and that is the parser context itself: then the session is that context's
+      // `userData` (this session's, also in the contexts libxml2 makes for an entity's text).
+      // Taking the context for the session read it as one and crashed (found by the fuzzer).
+      var owner = pointer
+      if let pointer, let raiser = error.pointee.ctxt, pointer == raiser {
+        owner = raiser.assumingMemoryBound(to: xmlParserCtxt.self).pointee.userData
+      }
+      guard let session = session(owner) else { return }
       session.report(error)
     }
 
