@@ -4,7 +4,10 @@
 # measured in interleaved rounds and taking the fastest round) and fails when a row exceeds its
 # limit.
 #
-# A limit is the row's target plus 10 %, the noise measured on the 2-core CI machine while loaded.
+# A limit is the row's target plus 10 %, the noise measured on the 2-core CI machine while loaded;
+# the registration rows, noisier (NotificationCenter, their baseline, varies by process), have
+# 20 %: with a fuzzer and a profiler running beside it, a CI run measured add + cancel at 0.274,
+# queue 0.312 and owner 0.491, against 0.248, 0.284 and 0.448 on the idle machine.
 # A row whose target is not met yet is guarded at the level reached (5 runs, 2026-12-02) plus 15 %,
 # and printed as such, so that it cannot get much worse unnoticed (bag-of-10 and
 # observed-observe-cancel re-levelled on 2026-12-02 after the fourth pass). The memory
@@ -32,12 +35,12 @@ limits='
 send-1                  2.20    2.00
 send-10                 1.38    1.25
 send-100                1.21    1.10
-add-cancel              0.275   0.25
-add-cancel-owner        0.52    0.25
-add-cancel-queue        0.33    0.25
-control-add-remove      0.31    0.25
-bag-of-10               0.40    0.25
-observed-observe-cancel 0.44    0.25
+add-cancel              0.30    0.25
+add-cancel-owner        0.55    0.25
+add-cancel-queue        0.35    0.25
+control-add-remove      0.33    0.25
+bag-of-10               0.42    0.25
+observed-observe-cancel 0.46    0.25
 observed-write          2.20    2.00
 memory-dropped          77      75
 memory-kept             88      100
