@@ -75,6 +75,11 @@ struct Table {
     rows.append((name, value, baseline))
   }
 
+  /// The value of the row `name`; NaN if there is none.
+  func value(of name: String) -> Double {
+    rows.first(where: { $0.name == name })?.value ?? .nan
+  }
+
   /// The value of the row `name` divided by the baseline's.
   func ratio(of name: String) -> Double {
     guard let baseline = rows.first(where: \.baseline)?.value,
