@@ -482,20 +482,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// makes one.) Only while locked.
   @usableFromInline
   func willChangeObserversLocked() {
-    var current = deliveringThread.load(ordering: .relaxed)
-    while current != 0, current & 2 == 0 {
-      let (exchanged, original) = deliveringThread.compareExchange(
-        expected: current,
-        desired: current | 2,
-        ordering: .acquiringAndReleasing
-      )
-      if exchanged {
-        registry.dropList(isRead: true)
-        return
-      }
-      current = original
-    }
-    registry.dropList(isRead: false)
+    // `markLocked` is `false` if the delivering thread has just left (it leaves without the
+    // mutex): then nothing reads the list any more.
+    let current = deliveringThread.load(ordering: .relaxed)
+    registry.dropList(isRead: current != 0 && current & 2 == 0 && markLocked(2))
   }
 
   /// On the delivering thread: delivers the queued changes until none is left, then stops being
