@@ -587,13 +587,16 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
     handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
     let flags = once ? NodeBits.once : 0
-    let node: HandlerNodeCore
+    // Each node goes to `register` as it is made, a temporary handed over owned: kept in a local,
+    // it costs the caller a retain and a release around the call.
     if delivery.isImmediate {
-      node = TaggedNode(list: self, tag: tag, flags: flags)
-    } else {
-      node = DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: delivery)
+      return register(TaggedNode(list: self, tag: tag, flags: flags), handler: ErasableHandler(handler).erased, site: site)
     }
-    return register(node, handler: ErasableHandler(handler).erased, site: site)
+    return register(
+      DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: delivery),
+      handler: ErasableHandler(handler).erased,
+      site: site
+    )
   }
 
   /// Registers a handler bound to `owner` and returns its token.
@@ -607,8 +610,11 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
     handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
     let flags = once ? NodeBits.once : 0
-    let node = OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: delivery)
-    return register(node, handler: ErasableOwnedHandler(handler).erased, site: site)
+    return register(
+      OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: delivery),
+      handler: ErasableOwnedHandler(handler).erased,
+      site: site
+    )
   }
 
   // MARK: Sending
