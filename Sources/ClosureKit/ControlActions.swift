@@ -48,7 +48,7 @@ where Kind.Element == Kind {
   @inlinable @discardableResult
   public func addAction(
     for kinds: Kind,
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @Sendable (Payload) -> Void
@@ -84,7 +84,7 @@ where Kind.Element == Kind {
   public func addAction<Owner: AnyObject & Sendable>(
     for kinds: Kind,
     owner: Owner,
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @Sendable (Owner, Payload) -> Void

@@ -50,7 +50,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// > starts, including ones already queued.
   @inlinable @discardableResult
   public func addHandler(
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
@@ -89,7 +89,7 @@ public final class Event<Payload: Sendable>: Sendable {
   @inlinable @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
@@ -123,7 +123,7 @@ public final class Event<Payload: Sendable>: Sendable {
   /// > Important: Exactly once, also when several threads send at the same moment.
   @inlinable @discardableResult
   public func once(
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
@@ -155,7 +155,7 @@ public final class Event<Payload: Sendable>: Sendable {
   @inlinable @discardableResult
   public func once<Owner: AnyObject & Sendable>(
     owner: Owner,
-    on delivery: Delivery = .immediate,
+    on delivery: consuming Delivery = .immediate,
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void

@@ -593,7 +593,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
       return register(TaggedNode(list: self, tag: tag, flags: flags), handler: ErasableHandler(handler).erased, site: site)
     }
     return register(
-      DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: delivery),
+      DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: consume delivery),
       handler: ErasableHandler(handler).erased,
       site: site
     )
@@ -611,7 +611,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
   ) -> Subscription {
     let flags = once ? NodeBits.once : 0
     return register(
-      OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: delivery),
+      OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: consume delivery),
       handler: ErasableOwnedHandler(handler).erased,
       site: site
     )
