@@ -371,14 +371,19 @@ struct HandlerListState {
     entries = compacted
   }
 
-  /// Counts a registration; returns whether the owners should be swept now: at every
-  /// registration while few handlers have an owner, else once every `ownerBound.count`
-  /// registrations, so that registration stays amortised O(1).
+  /// Counts a registration, made after `newOwners` owner-bound handlers were appended (0 or 1);
+  /// returns the owner-bound handlers to sweep now, or `nil`: at every registration while few
+  /// handlers have an owner, else once every `ownerBound.count` registrations, so that registration
+  /// stays amortised O(1). Never when the only one is the handler just registered: its caller
+  /// holds its owner.
   @usableFromInline
-  mutating func isSweepDue() -> Bool {
+  mutating func sweepCandidates(newOwners: Int) -> [ExtendedNodeCore]? {
     registrationsSinceSweep += 1
-    guard !ownerBound.isEmpty else { return false }
-    return ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count
+    guard ownerBound.count > newOwners,
+      ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count
+    else { return nil }
+    registrationsSinceSweep = 0
+    return ownerBound
   }
 }
 
@@ -419,38 +424,35 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   @usableFromInline
   final func register(_ node: __owned HandlerNodeCore, handler: ErasedHandler, site: RegistrationSite) -> Subscription {
     let isDiagnosing = DiagnosticsSwitch.isEnabled
-    let isSweepDue = state.withLock { state -> Bool in
+    let candidates = state.withLock { state -> [ExtendedNodeCore]? in
       if state.isClosed {
         _ = node.claimEnd()
-        return false
+        return nil
       }
-      let isSweepDue = state.isSweepDue()
       // A plain store, not an atomic add: no other thread has seen the node yet.
       let bits = node.word.load(ordering: .relaxed)
       node.word.store(bits | state.entries.count << NodeBits.indexShift, ordering: .relaxed)
       state.entries.append(HandlerEntry(node: node, handler: handler))
       state.liveCount += 1
+      var newOwners = 0
       if let extended = node.extended, extended.isOwnerBound {
         extended.ownerBoundIndex = state.ownerBound.count
         state.ownerBound.append(extended)
+        newOwners = 1
       }
       if isDiagnosing { state.sites[ObjectIdentifier(node)] = site }
-      return isSweepDue
+      return state.sweepCandidates(newOwners: newOwners)
     }
     if isDiagnosing, let extended = node.extended, extended.isOrphaned {
       // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
       // being deinitialised: the handler can never run.
       DiagnosticsSwitch.reportDeadOwner(at: site)
     }
-    if isSweepDue { sweepOrphans() }
+    if let candidates { sweep(candidates) }
     return node
   }
 
   /// Ends and removes every owner-bound handler whose owner is gone.
-  ///
-  /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
-  /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
-  /// owner's deinit (which may cancel its own token, taking this lock) under the lock.
   ///
   /// - Complexity: O(k) in the number of live handlers registered with an owner.
   @usableFromInline
@@ -459,6 +461,17 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       state.registrationsSinceSweep = 0
       return state.ownerBound
     }
+    sweep(candidates)
+  }
+
+  /// Ends and removes the handlers of `candidates`, a copy of the owner-bound ones, whose owner is
+  /// gone.
+  ///
+  /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
+  /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
+  /// owner's deinit (which may cancel its own token, taking this lock) under the lock.
+  @usableFromInline
+  final func sweep(_ candidates: [ExtendedNodeCore]) {
     let orphans = candidates.filter(\.isOrphaned)
     guard !orphans.isEmpty else { return }
     let garbage = state.withLock { state in
