@@ -12,8 +12,10 @@ enum NodeBits {
   @inlinable static var once: Int { 4 }
   /// The node is an ``ExtendedNodeCore`` (owner or non-immediate delivery).
   @inlinable static var extended: Int { 8 }
+  /// The node is an ``OwnedNode``: registered with an owner.
+  @inlinable static var ownerBound: Int { 16 }
   /// The node's index in `HandlerListState.entries` is stored above the flag bits.
-  @inlinable static var indexShift: Int { 4 }
+  @inlinable static var indexShift: Int { 5 }
 }
 
 /// A handler closure with its type erased, as the list's entries keep it: the bits of an
@@ -151,18 +153,19 @@ class HandlerNodeCore: Subscription, @unchecked Sendable {
     return false
   }
 
-  /// This node as an ``ExtendedNodeCore``, if it is one.
+  /// This node as an ``OwnedNode``'s core, if it is one. Tested by its bit and cast
+  /// unconditionally, not with an optional cast, which binds a retained copy.
   @inlinable
-  final var extended: ExtendedNodeCore? {
-    guard word.load(ordering: .relaxed) & NodeBits.extended != 0 else { return nil }
-    return unsafeDowncast(self, to: ExtendedNodeCore.self)
+  final func withOwnerBound<Result>(_ body: (ExtendedNodeCore) -> Result) -> Result? {
+    guard word.load(ordering: .relaxed) & NodeBits.ownerBound != 0 else { return nil }
+    return body(unsafeDowncast(self, to: ExtendedNodeCore.self))
   }
 
   /// Whether the handler will not run again: ended, or its owner is gone.
   @inlinable
   final var isEnded: Bool {
     if word.load(ordering: .acquiring) & NodeBits.ended != 0 { return true }
-    return extended?.isOrphaned ?? false
+    return withOwnerBound(\.isOwnerGone) ?? false
   }
 
   /// The node's index in the list's entries; read and written under the list's lock.
@@ -191,32 +194,38 @@ final class TaggedNode<Tag: Sendable>: HandlerNodeCore, @unchecked Sendable {
 /// The non-generic part of a handler registered with an owner or with a non-immediate delivery:
 /// the uncommon case, kept out of the common node so that it stays small.
 ///
-/// `@unchecked Sendable`: `owner` is a weak reference, which the runtime reads and clears
-/// atomically; `ownerBoundIndex` is guarded by the list's lock.
+/// The owner's weak reference is in ``OwnedNode`` only: a node with a delivery and no owner
+/// makes and destroys none (a call into the runtime each).
+///
+/// `@unchecked Sendable`: `ownerBoundIndex` is guarded by the list's lock; the rest is immutable.
 @usableFromInline
 class ExtendedNodeCore: HandlerNodeCore, @unchecked Sendable {
-  /// Held weakly; the handler ends when it is deallocated.
-  @usableFromInline final weak let owner: (any AnyObject & Sendable)?
-  /// Whether the handler was registered with an owner.
-  @usableFromInline final let isOwnerBound: Bool
   /// Where the handler runs.
   @usableFromInline final let delivery: Delivery
   /// The position in `HandlerListState.ownerBound`, or -1; guarded by the list's lock.
   @usableFromInline @exclusivity(unchecked) final var ownerBoundIndex = -1
 
   @usableFromInline
-  init(list: HandlerListCore, flags: Int, owner: __shared (any AnyObject & Sendable)?, delivery: Delivery) {
-    self.owner = owner
-    self.isOwnerBound = owner != nil
+  init(list: HandlerListCore, flags: Int, delivery: Delivery) {
     self.delivery = delivery
     super.init(list: list, flags: flags | NodeBits.extended)
+  }
+
+  /// Whether the handler was registered with an owner.
+  @inlinable
+  final var isOwnerBound: Bool {
+    word.load(ordering: .relaxed) & NodeBits.ownerBound != 0
   }
 
   /// Whether the handler's owner has been deallocated.
   @inlinable
   final var isOrphaned: Bool {
-    isOwnerBound && owner == nil
+    isOwnerBound && isOwnerGone
   }
+
+  /// Whether the owner has been deallocated; `false` for a node without one.
+  @usableFromInline
+  var isOwnerGone: Bool { false }
 }
 
 /// A handler registered with an owner or a non-immediate delivery: the tag, and the call, which
@@ -229,11 +238,9 @@ class ExtendedNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @uncheck
   @usableFromInline @exclusivity(unchecked) final var tag: Tag
 
   @inlinable
-  init(
-    list: HandlerListCore, tag: Tag, flags: Int, owner: __shared (any AnyObject & Sendable)?, delivery: Delivery
-  ) {
+  init(list: HandlerListCore, tag: Tag, flags: Int, delivery: Delivery) {
     self.tag = tag
-    super.init(list: list, flags: flags, owner: owner, delivery: delivery)
+    super.init(list: list, flags: flags, delivery: delivery)
   }
 
   /// Calls `handler`, this node's handler from the entries, with `payload`; returns `false`,
@@ -249,10 +256,6 @@ class ExtendedNode<Payload: Sendable, Tag: Sendable>: ExtendedNodeCore, @uncheck
 /// `@unchecked Sendable`: as ``ExtendedNode``.
 @usableFromInline
 final class DeliveryNode<Payload: Sendable, Tag: Sendable>: ExtendedNode<Payload, Tag>, @unchecked Sendable {
-  @inlinable
-  init(list: HandlerListCore, tag: Tag, flags: Int, delivery: Delivery) {
-    super.init(list: list, tag: tag, flags: flags, owner: nil, delivery: delivery)
-  }
 
   @usableFromInline
   override func invoke(_ handler: UnsafePointer<ErasedHandler>, _ payload: Payload) -> Bool {
@@ -266,22 +269,30 @@ final class DeliveryNode<Payload: Sendable, Tag: Sendable>: ExtendedNode<Payload
 /// no wrapping closure (with a weak capture of its own: an allocation and two atomic operations
 /// more).
 ///
-/// `@unchecked Sendable`: as ``ExtendedNode``.
+/// `@unchecked Sendable`: `owner` is a weak reference, which the runtime reads and clears
+/// atomically; the rest as ``ExtendedNode``.
 @usableFromInline
 final class OwnedNode<Owner: AnyObject & Sendable, Payload: Sendable, Tag: Sendable>:
   ExtendedNode<Payload, Tag>, @unchecked Sendable
 {
+  /// Held weakly; the handler ends when it is deallocated.
+  @usableFromInline weak let owner: Owner?
+
   @inlinable
   init(list: HandlerListCore, tag: Tag, flags: Int, owner: __shared Owner, delivery: Delivery) {
-    super.init(list: list, tag: tag, flags: flags, owner: owner, delivery: delivery)
+    self.owner = owner
+    super.init(list: list, tag: tag, flags: flags | NodeBits.ownerBound, delivery: delivery)
   }
+
+  @usableFromInline
+  override var isOwnerGone: Bool { owner == nil }
 
   @usableFromInline
   override func invoke(_ handler: UnsafePointer<ErasedHandler>, _ payload: Payload) -> Bool {
     // A strong reference for the call: the owner cannot go while its handler runs.
     guard let owner else { return false }
     handler.withMemoryRebound(to: ErasableOwnedHandler<Owner, Payload>.self, capacity: 1) {
-      $0.pointee.call(unsafeDowncast(owner, to: Owner.self), payload)
+      $0.pointee.call(owner, payload)
     }
     return true
   }
@@ -313,7 +324,8 @@ struct HandlerListState {
   /// the last release of the handler may run arbitrary deinit code.
   @usableFromInline
   mutating func remove(_ node: HandlerNodeCore) -> HandlerEntry? {
-    if let extended = node.extended, extended.ownerBoundIndex >= 0 {
+    node.withOwnerBound { extended in
+      guard extended.ownerBoundIndex >= 0 else { return }
       let position = extended.ownerBoundIndex
       let last = ownerBound.removeLast()
       if last !== extended {
@@ -435,7 +447,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       state.entries.append(HandlerEntry(node: node, handler: handler))
       state.liveCount += 1
       var newOwners = 0
-      if let extended = node.extended, extended.isOwnerBound {
+      node.withOwnerBound { extended in
         extended.ownerBoundIndex = state.ownerBound.count
         state.ownerBound.append(extended)
         newOwners = 1
@@ -443,7 +455,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       if isDiagnosing { state.sites[ObjectIdentifier(node)] = site }
       return state.sweepCandidates(newOwners: newOwners)
     }
-    if isDiagnosing, let extended = node.extended, extended.isOrphaned {
+    if isDiagnosing, node.withOwnerBound(\.isOwnerGone) == true {
       // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
       // being deinitialised: the handler can never run.
       DiagnosticsSwitch.reportDeadOwner(at: site)
