@@ -149,7 +149,7 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// ```
   ///
   /// - Parameter bag: The bag that will cancel this subscription.
-  public final func store(in bag: SubscriptionBag) {
+  public final consuming func store(in bag: SubscriptionBag) {
     bag.insert(self)
   }
 

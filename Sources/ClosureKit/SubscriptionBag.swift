@@ -44,11 +44,14 @@ public final class SubscriptionBag: Sendable {
   ///
   /// - Complexity: Amortised O(1): subscriptions that ended by themselves are dropped from the bag
   ///   each time its size doubles.
-  public func insert(_ subscription: Subscription) {
+  public func insert(_ subscription: consuming Subscription) {
+    // Taken over, not copied: the caller's reference becomes the bag's (`consuming`, with
+    // ``Subscription/store(in:)``), which saves a retain and a release per token.
+    var taken = Optional(subscription)
     let snapshot = subscriptions.withLock { subscriptions -> [Subscription]? in
       // Room for 16 at once, not 1, 2, 4, 8 and 16 in turn: a bag usually collects several tokens.
       if subscriptions.capacity == 0 { subscriptions.reserveCapacity(16) }
-      subscriptions.append(subscription)
+      subscriptions.append(taken.take().unsafelyUnwrapped)
       let previousCount = subscriptions.count - 1
       return previousCount >= 16 && previousCount.nonzeroBitCount == 1 ? subscriptions : nil
     }
