@@ -543,12 +543,19 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
         if node.claimEnd() { claimed += 1 }
       }
       guard claimed > 0 else { return }
-      var garbage = ContiguousArray<HandlerEntry?>()
-      garbage.reserveCapacity(tokens.count)
-      state.withLock { state in
-        Self.forEachNode(of: tokens) { node in garbage.append(state.remove(node)) }
+      // The removed entries wait in a temporary buffer (on the stack for a bag-sized run) and are
+      // released after the lock, one by one, in code compiled for the entry type.
+      withUnsafeTemporaryAllocation(of: HandlerEntry?.self, capacity: tokens.count) { garbage in
+        guard let base = garbage.baseAddress else { return }
+        var count = 0
+        state.withLock { state in
+          Self.forEachNode(of: tokens) { node in
+            (base + count).initialize(to: state.remove(node))
+            count += 1
+          }
+        }
+        for index in 0..<count { _ = (base + index).move() }
       }
-      _ = garbage
     }
   }
 
