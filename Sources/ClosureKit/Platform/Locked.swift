@@ -27,48 +27,61 @@
 /// - ThreadSanitizer does not see the futex slow path of `Mutex` as synchronisation, so a contended
 ///   `Mutex` yields false data-race reports; `pthread_mutex_t` is intercepted and understood.
 ///
-/// Neither is recursive: a body must not take the same lock again.
+/// The value and the lock share one heap object, a ``LockedStorage``: the lock is its tail
+/// element, at an address that stays put, as both locks require. A copy of a `Locked` shares the
+/// value and the lock.
 ///
-/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the lock.
+/// Neither lock is recursive: a body must not take the same lock again.
+///
+/// `@unchecked Sendable`: the value is read and written only inside `withLock`, under the lock.
 @usableFromInline
-package final class Locked<Value>: @unchecked Sendable {
-  /// The protected value; exclusivity is unchecked because the lock already serialises access.
-  @usableFromInline @exclusivity(unchecked) var value: Value
-  /// The lock, in stable heap memory.
-  @usableFromInline let primitive: UnsafeMutablePointer<LockPrimitive>
+package struct Locked<Value>: @unchecked Sendable {
+  /// The value and the lock.
+  @usableFromInline let storage: LockedStorage<Value>
 
   @usableFromInline
   package init(_ value: Value) {
-    self.value = value
-    primitive = UnsafeMutablePointer.allocate(capacity: 1)
-    #if canImport(Darwin)
-      primitive.initialize(to: os_unfair_lock_s())
-    #else
-      primitive.initialize(to: pthread_mutex_t())
-      let result = pthread_mutex_init(primitive, nil)
-      if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
-    #endif
-  }
-
-  deinit {
-    #if !canImport(Darwin)
-      pthread_mutex_destroy(primitive)
-    #endif
-    primitive.deinitialize(count: 1)
-    primitive.deallocate()
+    let made = LockedStorage<Value>.create(minimumCapacity: 1) { _ in value }
+    storage = unsafeDowncast(made, to: LockedStorage<Value>.self)
+    storage.withUnsafeMutablePointerToElements { primitive in
+      #if canImport(Darwin)
+        primitive.initialize(to: os_unfair_lock_s())
+      #else
+        primitive.initialize(to: pthread_mutex_t())
+        let result = pthread_mutex_init(primitive, nil)
+        if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
+      #endif
+    }
   }
 
   /// Runs `body` with exclusive access to the value.
   @inlinable
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    #if canImport(Darwin)
-      os_unfair_lock_lock(primitive)
-      defer { os_unfair_lock_unlock(primitive) }
-    #else
-      pthread_mutex_lock(primitive)
-      defer { pthread_mutex_unlock(primitive) }
-    #endif
-    return try body(&value)
+    try storage.withUnsafeMutablePointers { value, primitive in
+      #if canImport(Darwin)
+        os_unfair_lock_lock(primitive)
+        defer { os_unfair_lock_unlock(primitive) }
+      #else
+        pthread_mutex_lock(primitive)
+        defer { pthread_mutex_unlock(primitive) }
+      #endif
+      return try body(&value.pointee)
+    }
+  }
+}
+
+/// The heap object of a ``Locked``: the value as the header, the lock as the one element. Not
+/// `Sendable` (no `ManagedBuffer` is): it is shared between threads only inside a ``Locked``.
+@usableFromInline
+final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
+  deinit {
+    // The value, the header, is destroyed by `ManagedBuffer`; the element is this class's to end.
+    withUnsafeMutablePointerToElements { primitive in
+      #if !canImport(Darwin)
+        pthread_mutex_destroy(primitive)
+      #endif
+      _ = primitive.deinitialize(count: 1)
+    }
   }
 }
 
