@@ -67,6 +67,22 @@ public class Subscription: @unchecked Sendable, Hashable {
     Self.reference(word.exchange(0, ordering: .acquiringAndReleasing))?.release()
   }
 
+  /// Sets the ``NodeBits/ended`` bit, in state mode. Returns `true` for the one caller that set it.
+  @inlinable
+  final func claimEnd() -> Bool {
+    var current = word.load(ordering: .acquiring)
+    while current & NodeBits.ended == 0 {
+      let (exchanged, original) = word.compareExchange(
+        expected: current,
+        desired: current | NodeBits.ended,
+        ordering: .acquiringAndReleasing
+      )
+      if exchanged { return true }
+      current = original
+    }
+    return false
+  }
+
   /// The reference whose bits are `bits`, in node mode.
   private static func reference(_ bits: Int) -> Unmanaged<AnyObject>? {
     UnsafeRawPointer(bitPattern: bits).map { Unmanaged.fromOpaque($0) }

@@ -60,8 +60,10 @@ struct ErasableHandler<Payload> {
     call(payload)
   }
 
-  /// Calls the handler that `erased` holds, which was made from a `ErasableHandler<Payload>`, in
-  /// place (no retain of its context).
+  /// Calls the handler that `erased` holds, which was made from a `ErasableHandler<Payload>`. The
+  /// call copies the closure out of memory, a retain and a release of its context (measured:
+  /// neither a borrowing parameter nor a non-copyable view avoids it); a closure that is a
+  /// constant of a class is called in place (see ``ObservedHandler``).
   @inlinable
   static func call(_ erased: UnsafePointer<ErasedHandler>, with payload: Payload) {
     erased.withMemoryRebound(to: ErasableHandler<Payload>.self, capacity: 1) { $0.pointee.call(payload) }
@@ -135,22 +137,6 @@ class HandlerNodeCore: Subscription, @unchecked Sendable {
   @usableFromInline
   init(list: HandlerListCore, flags: Int) {
     super.init(source: list, word: flags | NodeBits.isState)
-  }
-
-  /// Marks the node ended. Returns `true` for the one caller that ended it.
-  @inlinable
-  final func claimEnd() -> Bool {
-    var current = word.load(ordering: .acquiring)
-    while current & NodeBits.ended == 0 {
-      let (exchanged, original) = word.compareExchange(
-        expected: current,
-        desired: current | NodeBits.ended,
-        ordering: .acquiringAndReleasing
-      )
-      if exchanged { return true }
-      current = original
-    }
-    return false
   }
 
   /// This node as an ``OwnedNode``'s core, if it is one. Tested by its bit and cast

@@ -1,63 +1,128 @@
 public import Synchronization
 
-/// The part of a handler registered on an ``Observed`` that does not depend on the value type:
-/// what registration, cancellation and removal touch, so that they run as concrete code in an
-/// unspecialised build of the storage (they looked up generic metadata at every step, which was
-/// most of their time).
+/// One handler registered on an ``Observed``, and the token of the registration, which it is (a
+/// ``Subscription`` in state mode, like an event's ``HandlerNodeCore``), so that a registration
+/// allocates one object. Not generic, so that registration, cancellation and removal run as
+/// concrete code in an unspecialised build of the storage (they looked up generic metadata at every
+/// step, which was most of their time).
 ///
-/// `@unchecked Sendable`: `token` is read and written only under the storage's lock; everything
-/// else is immutable or atomic.
+/// The handler itself is not here but in an ``ObservedHandler`` that the registry's entries hold
+/// (``ObserverEntry``), so that what it captured is released when it leaves the registry (and every
+/// list a write reads), even while its token is kept.
+///
+/// `@unchecked Sendable`: everything is immutable or atomic (the state bits of `word`).
 @usableFromInline
-class ObservedObserverCore: @unchecked Sendable {
+class ObservedObserver: Subscription, @unchecked Sendable {
   /// What the handler asked to be told.
   @usableFromInline final let options: ObservationOptions
   /// Where the handler runs.
   @usableFromInline final let delivery: Delivery
-  /// Set once the handler has ended: cancelled, owner gone, or the box gone.
-  @usableFromInline final let ended = Atomic<Bool>(false)
-  /// Held weakly; the handler ends when it is deallocated.
-  @usableFromInline final weak let owner: (any AnyObject & Sendable)?
-  /// Whether the handler was registered with an owner.
-  @usableFromInline final let isOwnerBound: Bool
-  /// The token that refers to this observer, unretained; read and written only under the
-  /// storage's lock. Whichever ends first clears the other's reference, under that lock: a removal
-  /// detaches the token (``ObserverRegistry/detachToken(of:)``), and a token's deinit, while its
-  /// node is set, clears this (``ObservedStorage/subscriptionWillDeinit(_:)``), so it never
-  /// refers to a freed token. Not `weak`: a weak reference gave every token a side table, and its
-  /// every retain and release the runtime's slow path (a sixth of an observe + cancel).
-  @usableFromInline final var token: Unmanaged<Subscription>?
 
-  @usableFromInline
-  init(options: ObservationOptions, delivery: __owned Delivery, owner: __shared (any AnyObject & Sendable)?) {
+  init(source: any SubscriptionSource, options: ObservationOptions, delivery: __owned Delivery, flags: Int = 0) {
     self.options = options
     self.delivery = delivery
-    self.owner = owner
-    self.isOwnerBound = owner != nil
+    super.init(source: source, word: NodeBits.isState | flags)
+  }
+
+  /// Whether the handler was registered with an owner (an ``OwnedObservedObserver``).
+  @inlinable final var isOwnerBound: Bool {
+    word.load(ordering: .relaxed) & NodeBits.ownerBound != 0
+  }
+
+  /// Whether the handler has been ended: cancelled, owner found gone, or the box gone.
+  @inlinable final var hasEnded: Bool {
+    word.load(ordering: .acquiring) & NodeBits.ended != 0
+  }
+
+  /// Whether the handler's owner has been deallocated.
+  @inlinable final var isOrphaned: Bool {
+    isOwnerBound && isOwnerGone
   }
 
   /// Whether the handler will not run again.
   @inlinable final var isEnded: Bool {
-    ended.load(ordering: .acquiring) || (isOwnerBound && owner == nil)
+    hasEnded || isOrphaned
+  }
+
+  /// Whether the owner has been deallocated; `false` for an observer without one.
+  @usableFromInline
+  var isOwnerGone: Bool { false }
+}
+
+/// A handler registered on an ``Observed`` with an owner: the owner's weak reference, which an
+/// observer without one does not make.
+///
+/// `@unchecked Sendable`: `owner` is a weak reference, which the runtime reads and clears
+/// atomically; the rest as ``ObservedObserver``.
+@usableFromInline
+final class OwnedObservedObserver: ObservedObserver, @unchecked Sendable {
+  /// Held weakly; the handler ends when it is deallocated.
+  @usableFromInline weak let owner: (any AnyObject & Sendable)?
+
+  init(
+    source: any SubscriptionSource,
+    options: ObservationOptions,
+    delivery: __owned Delivery,
+    owner: __shared any AnyObject & Sendable
+  ) {
+    self.owner = owner
+    super.init(source: source, options: options, delivery: delivery, flags: NodeBits.ownerBound)
+  }
+
+  @usableFromInline
+  override var isOwnerGone: Bool { owner == nil }
+}
+
+/// The handler of a registration on an ``Observed``, in an object of its own: a write calls it as
+/// a constant of a class, in place, where a closure read from an array's memory is copied (a retain
+/// and a release of its captures per call, a third of a write to one observer).
+///
+/// Not generic, so that the registry's entries are not; every one is an ``ObservedHandler`` of the
+/// storage's value type. `@unchecked Sendable`: immutable.
+@usableFromInline
+class ObservedHandlerCore: @unchecked Sendable {
+  @usableFromInline init() {}
+}
+
+/// The handler of a registration on an ``Observed<Value>``.
+///
+/// `@unchecked Sendable`: immutable, and the closure is `@Sendable`.
+@usableFromInline
+final class ObservedHandler<Value: Sendable>: ObservedHandlerCore, @unchecked Sendable {
+  /// The user's handler (owner-bound handlers are wrapped to hold the owner weakly).
+  @usableFromInline let call: @Sendable (Change<Value>) -> Void
+
+  @inlinable
+  init(_ call: @escaping @Sendable (Change<Value>) -> Void) {
+    self.call = call
   }
 }
 
-/// One handler registered on an ``Observed``.
-///
-/// `@unchecked Sendable`: as ``ObservedObserverCore``; the handler is immutable.
+/// A registered observer with its handler, as the registry and the lists keep them.
 @usableFromInline
-final class ObservedObserver<Value: Sendable>: ObservedObserverCore, @unchecked Sendable {
-  /// The handler (owner-bound handlers are wrapped to hold the owner weakly).
-  @usableFromInline let handler: @Sendable (Change<Value>) -> Void
+struct ObserverEntry {
+  /// The observer, which is also the registration's token.
+  @usableFromInline let observer: ObservedObserver
+  /// The handler.
+  @usableFromInline let handler: ObservedHandlerCore
 
-  @usableFromInline
-  init(
-    options: ObservationOptions,
-    delivery: __owned Delivery,
-    owner: __shared (any AnyObject & Sendable)?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
-  ) {
+  @inlinable
+  init(observer: ObservedObserver, handler: ObservedHandlerCore) {
+    self.observer = observer
     self.handler = handler
-    super.init(options: options, delivery: delivery, owner: owner)
+  }
+
+  /// The observer of the entry at `entry`, unretained: valid while the entries that hold it live.
+  @inlinable
+  static func observer(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedObserver> {
+    UnsafeRawPointer(entry).load(as: Unmanaged<ObservedObserver>.self)
+  }
+
+  /// The handler of the entry at `entry`, unretained, likewise. Swift lays out a struct's stored
+  /// properties in declaration order, so the handler follows the observer (see ``HandlerEntry``).
+  @inlinable
+  static func handler(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedHandlerCore> {
+    (UnsafeRawPointer(entry) + MemoryLayout<ObservedObserver>.stride).load(as: Unmanaged<ObservedHandlerCore>.self)
   }
 }
 
@@ -67,17 +132,17 @@ final class ObservedObserver<Value: Sendable>: ObservedObserverCore, @unchecked 
 /// `@unchecked Sendable`: immutable.
 @usableFromInline
 final class ObserverList: @unchecked Sendable {
-  /// Every one an ``ObservedObserver`` of the storage's value type.
-  @usableFromInline let observers: ContiguousArray<ObservedObserverCore>
+  /// The observers, each with its handler of the storage's value type.
+  @usableFromInline let observers: ContiguousArray<ObserverEntry>
 
   @usableFromInline
-  init(_ observers: ContiguousArray<ObservedObserverCore>) {
+  init(_ observers: ContiguousArray<ObserverEntry>) {
     self.observers = observers
   }
 }
 
 /// The observers of an ``ObservedStorage`` and what is counted of them: not generic (see
-/// ``ObservedObserverCore``), and guarded by the storage's mutex, which it has no reference to.
+/// ``ObservedObserver``), and guarded by the storage's mutex, which it has no reference to.
 ///
 /// The write path reads ``list``, a copy made by the first write after a change and kept until
 /// the next change. A change drops it first, so that the array it shared with ``observers`` is
@@ -90,7 +155,7 @@ final class ObserverList: @unchecked Sendable {
 @usableFromInline
 final class ObserverRegistry: @unchecked Sendable {
   /// Live observers in registration order.
-  @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<ObservedObserverCore> = []
+  @usableFromInline @exclusivity(unchecked) var observers: ContiguousArray<ObserverEntry> = []
   /// ``observers`` as the write path reads them; `nil` after a change until the next write.
   @usableFromInline @exclusivity(unchecked) var list: ObserverList?
   /// Lists dropped while a thread delivered, which it may still be reading; released when it
@@ -127,52 +192,51 @@ final class ObserverRegistry: @unchecked Sendable {
     if isRead { retired.append(dropped) }
   }
 
-  /// Adds `observer` with its token. Returns whether owner-bound observers should be swept.
+  /// Adds an observer with its handler. Returns whether owner-bound observers should be swept:
+  /// never when the only one is the observer just added, whose caller holds its owner.
   @usableFromInline
-  func append(_ observer: __owned ObservedObserverCore, token: Subscription) -> Bool {
-    observer.token = Unmanaged.passUnretained(token)
+  func append(_ entry: __owned ObserverEntry) -> Bool {
+    let observer = entry.observer
     if observer.options.contains(.prior) { priorCount += 1 }
-    if observer.isOwnerBound { ownerBoundCount += 1 }
-    observers.append(observer)
-    return ownerBoundCount > 0
+    let isOwnerBound = observer.isOwnerBound
+    if isOwnerBound { ownerBoundCount += 1 }
+    observers.append(entry)
+    return ownerBoundCount > (isOwnerBound ? 1 : 0)
   }
 
-  /// The position of `observer` among the live observers, if it is one.
+  /// The position of `observer` among the live observers, if it is one. Searched from the newest,
+  /// the one most often cancelled (a screen that binds and unbinds).
   @usableFromInline
-  func index(of observer: ObservedObserverCore) -> Int? {
-    observers.withUnsafeBufferPointer { observers -> Int? in
-      for index in observers.indices where observers[index] === observer { return index }
+  func index(of observer: ObservedObserver) -> Int? {
+    let target = Unmanaged.passUnretained(observer).toOpaque()
+    return observers.withUnsafeBufferPointer { observers -> Int? in
+      guard let base = observers.baseAddress else { return nil }
+      var index = observers.count
+      while index > 0 {
+        index -= 1
+        if ObserverEntry.observer(at: base + index).toOpaque() == target { return index }
+      }
       return nil
     }
   }
 
-  /// Removes the live observer at `index` and returns it, to be released after the mutex.
+  /// Removes the live observer at `index` and returns its entry, to be released after the mutex.
   @usableFromInline
-  func remove(at index: Int) -> ObservedObserverCore {
-    let observer = observers.remove(at: index)
-    if observer.options.contains(.prior) { priorCount -= 1 }
-    if observer.isOwnerBound { ownerBoundCount -= 1 }
-    return observer
+  func remove(at index: Int) -> ObserverEntry {
+    let entry = observers.remove(at: index)
+    if entry.observer.options.contains(.prior) { priorCount -= 1 }
+    if entry.observer.isOwnerBound { ownerBoundCount -= 1 }
+    return entry
   }
 
-  /// Removes every observer and returns them, to be released after the mutex.
+  /// Removes every observer and returns the entries, to be released after the mutex.
   @usableFromInline
-  func removeAll() -> ContiguousArray<ObservedObserverCore> {
+  func removeAll() -> ContiguousArray<ObserverEntry> {
     let removed = observers
     observers = []
     priorCount = 0
     ownerBoundCount = 0
     return removed
-  }
-
-  /// Makes `observer`'s token let go of it. The token is used without a retain: its deinit may be
-  /// running on another thread, waiting for the lock in ``ObservedStorage/subscriptionWillDeinit(_:)``
-  /// (so its memory stays valid), or, once this clears its node, may finish and free it at once.
-  @usableFromInline
-  func detachToken(of observer: ObservedObserverCore) {
-    guard let token = observer.token else { return }
-    observer.token = nil
-    token._withUnsafeGuaranteedRef { $0.node = nil }
   }
 }
 
@@ -183,9 +247,9 @@ struct PendingChange<Value: Sendable> {
   @usableFromInline
   enum Kind {
     /// A write: its prior and post callbacks, to the observers registered before it.
-    case write(old: Value, new: Value, observers: ContiguousArray<ObservedObserverCore>)
+    case write(old: Value, new: Value, observers: ContiguousArray<ObserverEntry>)
     /// The initial callback of a registration.
-    case initial(Value, ObservedObserver<Value>)
+    case initial(Value, ObserverEntry)
   }
 
   /// What to deliver.
@@ -217,7 +281,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   // @unchecked Sendable: the state is read and written only under the mutex (the delivering
   // thread also reads `registry.list`'s object outside it, see `deliveringThread`); the rest is
   // immutable or atomic.
-  @usableFromInline typealias Observer = ObservedObserver<Value>
+  @usableFromInline typealias Handler = ObservedHandler<Value>
   @usableFromInline typealias Pending = PendingChange<Value>
 
   @usableFromInline
@@ -533,66 +597,77 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
         notifyPrior(observers, old: old)
         notifyPost(observers, old: old, new: new)
       }
-    case .initial(let value, let observer):
-      deliver(observer.options.initialChange(value), to: observer)
+    case .initial(let value, let entry):
+      deliver(
+        entry.observer.options.initialChange(value),
+        to: entry.observer,
+        handler: unsafeDowncast(entry.handler, to: Handler.self)
+      )
     }
   }
 
   // MARK: Notifying
 
   @inlinable
-  func notifyPrior(_ observers: UnsafeBufferPointer<ObservedObserverCore>, old: Value) {
-    forEachObserver(in: observers) { observer in
-      if observer.options.contains(.prior) { deliver(observer.options.priorChange(old: old), to: observer) }
+  func notifyPrior(_ observers: UnsafeBufferPointer<ObserverEntry>, old: Value) {
+    forEachObserver(in: observers) { observer, handler in
+      if observer.options.contains(.prior) {
+        deliver(observer.options.priorChange(old: old), to: observer, handler: handler)
+      }
     }
   }
 
   @inlinable
-  func notifyPost(_ observers: UnsafeBufferPointer<ObservedObserverCore>, old: Value, new: Value) {
-    forEachObserver(in: observers) { observer in
-      deliver(observer.options.postChange(old: old, new: new), to: observer)
+  func notifyPost(_ observers: UnsafeBufferPointer<ObserverEntry>, old: Value, new: Value) {
+    forEachObserver(in: observers) { observer, handler in
+      deliver(observer.options.postChange(old: old, new: new), to: observer, handler: handler)
     }
   }
 
-  /// Calls `body` with each observer of `observers`, unretained (the array that the buffer belongs
-  /// to keeps each alive) and as the value type's observer: no reference counting per observer.
+  /// Calls `body` with each observer of `observers` and its handler, unretained (the array that
+  /// the buffer belongs to keeps each alive) and as the value type's handler: no reference
+  /// counting per observer.
   @inlinable
-  func forEachObserver(in observers: UnsafeBufferPointer<ObservedObserverCore>, _ body: (Observer) -> Void) {
+  func forEachObserver(
+    in observers: UnsafeBufferPointer<ObserverEntry>,
+    _ body: (ObservedObserver, Handler) -> Void
+  ) {
     guard let base = observers.baseAddress else { return }
     for index in 0..<observers.count {
-      UnsafeRawPointer(base + index).load(as: Unmanaged<Observer>.self)._withUnsafeGuaranteedRef(body)
+      let entry = base + index
+      ObserverEntry.observer(at: entry)._withUnsafeGuaranteedRef { observer in
+        ObserverEntry.handler(at: entry)._withUnsafeGuaranteedRef { handler in
+          body(observer, unsafeDowncast(handler, to: Handler.self))
+        }
+      }
     }
   }
 
   /// Runs `observer`'s handler as its delivery says, unless it has ended.
   @inlinable
-  func deliver(_ change: Change<Value>, to observer: Observer) {
-    if observer.ended.load(ordering: .acquiring) { return }
-    if observer.isOwnerBound, observer.owner == nil {
+  func deliver(_ change: Change<Value>, to observer: ObservedObserver, handler: Handler) {
+    if observer.hasEnded { return }
+    if observer.isOrphaned {
       end(observer)
       return
     }
     if observer.delivery.isImmediate {
-      observer.handler(change)
+      handler.call(change)
       return
     }
+    // The job keeps its own reference to the handler: a delivery queued before a cancel keeps the
+    // captures until it is dropped, unrun.
     observer.delivery.execute { [self] in
-      if observer.ended.load(ordering: .acquiring) { return }
-      if observer.isOwnerBound, observer.owner == nil {
+      if observer.hasEnded { return }
+      if observer.isOrphaned {
         end(observer)
         return
       }
-      observer.handler(change)
+      handler.call(change)
     }
   }
 
   // MARK: Registration
-
-  /// A token for `observer`.
-  @usableFromInline
-  func makeToken(for observer: ObservedObserverCore) -> Subscription {
-    Subscription(source: self, node: observer)
-  }
 
   /// Registers an observer; delivers the initial change first when asked. Inlinable, so that a
   /// client allocates the observer of its value type without looking up the type's metadata.
@@ -603,16 +678,19 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     owner: (any AnyObject & Sendable)?,
     handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
-    let observer = Observer(options: options, delivery: delivery, owner: owner, handler: handler)
-    let token = makeToken(for: observer)
+    let observer = makeObserver(options: options, delivery: delivery, owner: owner)
+    let box = Handler(handler)
+    // A second reference only for the initial callback: the entry takes the first (kept in a local
+    // for later, it would cost a retain and a release of the observer and the handler).
+    let initial: Handler? = options.contains(.initial) ? box : nil
     let me = currentThreadID
     lock.lock()
     willChangeObserversLocked()
-    let isSweepDue = registry.append(observer, token: token)
-    guard options.contains(.initial) else {
+    let isSweepDue = registry.append(ObserverEntry(observer: observer, handler: consume box))
+    guard let initial else {
       lock.unlock()
       if isSweepDue { sweepOrphans() }
-      return token
+      return observer
     }
     // The initial callback takes its place in the write order, before every later write.
     let current = lock.value.value
@@ -620,16 +698,27 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     if deliverer == 0 || (deliverer & ~3 == me && !lock.value.hasPending) {
       if deliverer == 0 { deliveringThread.store(me, ordering: .relaxed) }
       lock.unlock()
-      deliver(options.initialChange(current), to: observer)
+      deliver(options.initialChange(current), to: observer, handler: initial)
       if deliverer == 0 { leave(me) }
     } else {
-      lock.value.pending.append(Pending(.initial(current, observer)))
+      lock.value.pending.append(Pending(.initial(current, ObserverEntry(observer: observer, handler: initial))))
       let becameDeliverer = markPendingLocked(me)
       lock.unlock()
       if becameDeliverer { deliverPendingAndLeave() }
     }
     if isSweepDue { sweepOrphans() }
-    return token
+    return observer
+  }
+
+  /// A new observer, its token.
+  @usableFromInline
+  func makeObserver(
+    options: ObservationOptions,
+    delivery: __owned Delivery,
+    owner: __shared (any AnyObject & Sendable)?
+  ) -> ObservedObserver {
+    guard let owner else { return ObservedObserver(source: self, options: options, delivery: delivery) }
+    return OwnedObservedObserver(source: self, options: options, delivery: delivery, owner: owner)
   }
 
   /// Removes observers whose owner is gone.
@@ -642,23 +731,21 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.lock()
     let candidates = registry.ownerBoundCount > 0 ? registry.observers : []
     lock.unlock()
-    let orphans = candidates.filter { $0.isOwnerBound && $0.owner == nil }
+    let orphans = candidates.filter(\.observer.isOrphaned)
     guard !orphans.isEmpty else { return }
     lock.lock()
-    let garbage = orphans.map { observer in
-      observer.ended.store(true, ordering: .releasing)
-      return removeLocked(observer)
+    let garbage = orphans.map { orphan in
+      _ = orphan.observer.claimEnd()
+      return removeLocked(orphan.observer)
     }
     lock.unlock()
-    withExtendedLifetime(garbage) {}  // released after the mutex
+    withExtendedLifetime((candidates, garbage)) {}  // released after the mutex
   }
 
-  /// Removes an ended observer and detaches its token. Returns the observer if it was live, to be
-  /// released after the mutex (it may hold the last reference to its handler's captures). Only
-  /// while locked.
+  /// Removes an ended observer. Returns its entry if it was live, to be released after the mutex
+  /// (it may hold the last reference to its handler's captures). Only while locked.
   @usableFromInline
-  func removeLocked(_ observer: ObservedObserverCore) -> ObservedObserverCore? {
-    registry.detachToken(of: observer)
+  func removeLocked(_ observer: ObservedObserver) -> ObserverEntry? {
     guard let index = registry.index(of: observer) else { return nil }
     willChangeObserversLocked()
     return registry.remove(at: index)
@@ -666,8 +753,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   /// Ends an observer (its owner is gone) and removes it.
   @usableFromInline
-  func end(_ observer: ObservedObserverCore) {
-    observer.ended.store(true, ordering: .releasing)
+  func end(_ observer: ObservedObserver) {
+    // Whoever ended it first removes it (a cancel, the sweep, `close()`).
+    guard observer.claimEnd() else { return }
     lock.lock()
     let removed = removeLocked(observer)
     lock.unlock()
@@ -679,10 +767,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.lock()
     willChangeObserversLocked()
     let observers = registry.removeAll()
-    for observer in observers {
-      observer.ended.store(true, ordering: .releasing)
-      registry.detachToken(of: observer)
-    }
+    for entry in observers { _ = entry.observer.claimEnd() }
     lock.unlock()
     withExtendedLifetime(observers) {}  // released after the mutex
   }
@@ -693,38 +778,27 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.lock()
     let observers = registry.observers
     lock.unlock()
-    return observers.lazy.filter { !$0.isEnded }.count
+    return observers.lazy.filter { !$0.observer.isEnded }.count
   }
 
   // MARK: SubscriptionSource
 
   package func cancel(_ subscription: Subscription) {
+    let observer = unsafeDowncast(subscription, to: ObservedObserver.self)
+    // Already ended: whoever ended it removes it (the sweep, a delivery that found the owner gone,
+    // `close()`).
+    guard observer.claimEnd() else { return }
     lock.lock()
-    guard let reference = subscription.node else {
-      lock.unlock()
-      return
-    }
-    let observer = unsafeDowncast(reference, to: ObservedObserverCore.self)
-    observer.ended.store(true, ordering: .releasing)
     let removed = removeLocked(observer)
     lock.unlock()
-    withExtendedLifetime((reference, removed)) {}  // released after the mutex
+    withExtendedLifetime(removed) {}  // released after the mutex
   }
 
   package func isCancelled(_ subscription: Subscription) -> Bool {
-    // The owner is read after unlocking (see ``sweepOrphans()``).
-    lock.lock()
-    let observer = subscription.node.map { unsafeDowncast($0, to: ObservedObserverCore.self) }
-    lock.unlock()
-    return observer?.isEnded ?? true
+    unsafeDowncast(subscription, to: ObservedObserver.self).isEnded
   }
 
   package func subscriptionWillDeinit(_ subscription: Subscription) {
-    // The token goes first: its observer must not refer to it any more.
-    lock.lock()
-    if let node = subscription.unretainedNode {
-      node._withUnsafeGuaranteedRef { unsafeDowncast($0, to: ObservedObserverCore.self).token = nil }
-    }
-    lock.unlock()
+    // Never called: an observer is in state mode.
   }
 }
