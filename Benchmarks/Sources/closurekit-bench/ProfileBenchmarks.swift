@@ -24,7 +24,7 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
   } else if CommandLine.arguments.contains("--observed") {
     let observed = Observed(0)
     for _ in 0..<10 { observed.observe { blackHole($0.newValue!) } }
-    for _ in 0..<pairs / 10 { observed.observe { blackHole($0.newValue!) }.cancel() }
+    for _ in 0..<pairs { observed.observe { blackHole($0.newValue!) }.cancel() }
   } else if CommandLine.arguments.contains("--bag") {
     for _ in 0..<pairs / 10 {
       let bag = SubscriptionBag()
