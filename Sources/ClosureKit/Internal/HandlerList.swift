@@ -608,7 +608,11 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
     // Each node goes to `register` as it is made, a temporary handed over owned: kept in a local,
     // it costs the caller a retain and a release around the call.
     if delivery.isImmediate {
-      return register(TaggedNode(list: self, tag: tag, flags: flags), handler: ErasableHandler(handler).erased, site: site)
+      return register(
+        TaggedNode(list: self, tag: tag, flags: flags),
+        handler: ErasableHandler(handler).erased,
+        site: site
+      )
     }
     return register(
       DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: consume delivery),
