@@ -84,6 +84,25 @@ import Testing
     #expect(weakCaptured == nil)
   }
 
+  /// The same when the next registration has an owner too: a registration skips the sweep only
+  /// when the one owner-bound handler is the one it adds, whose owner its caller holds.
+  @Test func ownerDeallocationReleasesCapturesByTheNextOwnerBoundRegistration() {
+    let event = Event<Int>()
+    weak var weakCaptured: Tracked?
+    var owner: Tracked? = Tracked("owner")
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      event.addHandler(owner: owner!) { _, _ in _ = captured }
+    }
+    owner = nil
+    #expect(weakCaptured != nil)
+    let next = Tracked("next owner")
+    event.addHandler(owner: next) { _, _ in }
+    #expect(weakCaptured == nil)
+    #expect(event.handlerCount == 1)
+  }
+
   @Test func cancellingAnOwnerBoundHandlerReleasesItsCapturesAtOnce() {
     let event = Event<Int>()
     let owner = Tracked("owner")

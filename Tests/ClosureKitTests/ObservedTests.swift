@@ -279,6 +279,50 @@ final class Player: @unchecked Sendable {
     #expect(box.observerCount == 0)
   }
 
+  /// The lifetime rule: a handler whose owner died is released no later than the next
+  /// registration, an owner-bound one included (a registration skips the sweep only when the one
+  /// owner-bound observer is the one it adds, whose owner its caller holds).
+  @Test(arguments: [false, true])
+  func aHandlerWhoseOwnerDiedIsReleasedByTheNextRegistration(nextIsOwnerBound: Bool) {
+    let box = Observed(0)
+    weak var weakCaptured: Tracked?
+    var owner: Tracked? = Tracked("owner")
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      box.observe(owner: owner!) { _, _ in _ = captured }
+    }
+    owner = nil
+    #expect(weakCaptured != nil)
+    let next = Tracked("next owner")
+    let token = nextIsOwnerBound ? box.observe(owner: next) { _, _ in } : box.observe { _ in }
+    #expect(weakCaptured == nil)
+    #expect(box.observerCount == 1)
+    token.cancel()
+  }
+
+  /// A kept token does not keep the handler's captures after `cancel()`, and reports the end: the
+  /// token is the observer, and the handler lives in the box's registry only.
+  @Test func aKeptTokenHoldsNoCapturesAfterCancelAndReportsItsEnd() {
+    let box = Observed(0)
+    weak var weakCaptured: Tracked?
+    var tokens: [Subscription] = []
+    do {
+      let captured = Tracked()
+      weakCaptured = captured
+      tokens.append(box.observe(options: [.initial, .new]) { _ in _ = captured })
+      tokens.append(box.observe(owner: Tracked("kept owner")) { _, _ in _ = captured })
+    }
+    #expect(tokens[1].isCancelled)  // its owner was a temporary
+    #expect(!tokens[0].isCancelled)
+    tokens[0].cancel()
+    box.value = 1  // finds the second observer's owner gone, and removes it
+    #expect(tokens[0].isCancelled)
+    #expect(tokens[1].isCancelled)
+    #expect(weakCaptured == nil)
+    #expect(box.observerCount == 0)
+  }
+
   @Test func deallocatingTheBoxEndsEveryObserverAndReleasesCaptures() {
     weak var weakBox: Observed<Int>?
     weak var weakCapture: Tracked?
