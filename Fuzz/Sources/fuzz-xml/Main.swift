@@ -1,4 +1,4 @@
-import CFuzzLibXML2
+import CFuzzDriver
 
 /// The executable's entry point as SwiftPM links it (`main` is an alias of `fuzz_xml_main`):
 /// hands the command line to libFuzzer's driver.
