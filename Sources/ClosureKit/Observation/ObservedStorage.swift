@@ -1,10 +1,10 @@
 public import Synchronization
 
 /// One handler registered on an ``Observed``, and the token of the registration, which it is (a
-/// ``Subscription`` in state mode, like an event's ``HandlerNodeCore``), so that a registration
-/// allocates one object. Not generic, so that registration, cancellation and removal run as
-/// concrete code in an unspecialised build of the storage (they looked up generic metadata at every
-/// step, which was most of their time).
+/// ``Subscription`` in state mode, like an event's ``HandlerNodeCore``): no token object of its
+/// own, and no reference between the two to clear. Not generic, so that registration, cancellation
+/// and removal run as concrete code in an unspecialised build of the storage (they looked up
+/// generic metadata at every step, which was most of their time).
 ///
 /// The handler itself is not here but in an ``ObservedHandler`` that the registry's entries hold
 /// (``ObserverEntry``), so that what it captured is released when it leaves the registry (and every
