@@ -89,6 +89,19 @@ func raceFinishes(
 /// deadlock still fails the test, after two minutes, instead of hanging the run.
 let crossThreadDeadline: Duration = .seconds(120)
 
+/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
+/// that hold at once or nearly: on Linux an object with associated values can be held for a moment
+/// by another test's sweep of the shared association table (its weak load makes a strong copy), and
+/// its deinit then runs on that thread, just after the last reference here is dropped.
+func eventually(within timeout: Duration = crossThreadDeadline, _ condition: () -> Bool) async -> Bool {
+  let deadline = ContinuousClock.now + timeout
+  while !condition() {
+    if ContinuousClock.now > deadline { return false }
+    await Task.yield()
+  }
+  return true
+}
+
 /// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
 let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
 
