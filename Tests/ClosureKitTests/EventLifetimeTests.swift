@@ -69,24 +69,10 @@ import Testing
     #expect(event.handlerCount == 0)
   }
 
-  @Test func ownerDeallocationReleasesCapturesByTheNextRegistration() {
-    let event = Event<Int>()
-    weak var weakCaptured: Tracked?
-    var owner: Tracked? = Tracked("owner")
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      event.addHandler(owner: owner!) { _, _ in _ = captured }
-    }
-    owner = nil
-    #expect(weakCaptured != nil)
-    event.addHandler { _ in }
-    #expect(weakCaptured == nil)
-  }
-
-  /// The same when the next registration has an owner too: a registration skips the sweep only
-  /// when the one owner-bound handler is the one it adds, whose owner its caller holds.
-  @Test func ownerDeallocationReleasesCapturesByTheNextOwnerBoundRegistration() {
+  /// With an owner or without, the next registration releases it: a registration skips the sweep
+  /// only when the one owner-bound handler is the one it adds, whose owner its caller holds.
+  @Test(arguments: [false, true])
+  func ownerDeallocationReleasesCapturesByTheNextRegistration(nextIsOwnerBound: Bool) {
     let event = Event<Int>()
     weak var weakCaptured: Tracked?
     var owner: Tracked? = Tracked("owner")
@@ -98,7 +84,11 @@ import Testing
     owner = nil
     #expect(weakCaptured != nil)
     let next = Tracked("next owner")
-    event.addHandler(owner: next) { _, _ in }
+    if nextIsOwnerBound {
+      event.addHandler(owner: next) { _, _ in }
+    } else {
+      event.addHandler { _ in }
+    }
     #expect(weakCaptured == nil)
     #expect(event.handlerCount == 1)
   }
