@@ -656,9 +656,9 @@ extension ObservedTests {
   }
 
   /// Drops, from two threads at once, a token and what ends its observer (the box, the owner, or a
-  /// cancel through another reference): the observer refers to its token unretained, and each side
-  /// clears the other's reference under the box's lock, so neither is used after it is freed (run
-  /// under AddressSanitizer and ThreadSanitizer in CI) and every capture is released.
+  /// cancel through another reference): the token is the observer, which the registry and the
+  /// token's holder each keep by a reference of their own, so neither side uses it after it is
+  /// freed (run under AddressSanitizer and ThreadSanitizer in CI) and every capture is released.
   @Test(.serialized, arguments: ["box", "owner", "bag"])
   func aTokenDroppedWhileItsObserverEndsOnAnotherThreadIsNeverUsedAfterItIsFreed(ending: String) async {
     // The rounds run on a thread of their own, not on one of the few cooperative threads that the
