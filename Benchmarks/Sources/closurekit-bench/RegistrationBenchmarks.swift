@@ -43,6 +43,12 @@ func registrationTable(rounds: Int = 61) -> Table {
   let name = Notification.Name("bench")
   let center = NotificationCenter()
   let presentObservers = (0..<10).map { _ in center.addObserver(forName: name, object: nil, queue: nil) { _ in } }
+  // A center of its own for the row that holds 10 observers at once, so that the baseline's
+  // center never grows past what the baseline row needs.
+  let batchCenter = NotificationCenter()
+  let batchPresentObservers = (0..<10).map { _ in
+    batchCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }
+  }
   var closures: [@Sendable (Int) -> Void] = (0..<10).map { _ in { blackHole($0) } }
   let event = Event<Int>()
   for _ in 0..<10 { event.addHandler { blackHole($0) } }
@@ -97,6 +103,24 @@ func registrationTable(rounds: Int = 61) -> Table {
         for _ in 0..<10 { event.addHandler { blackHole($0) }.store(in: bag) }
       }
     ),
+    (
+      "(floor of the bag) 10 tokens kept, then each cancelled (per token)", 10, iterations / 10,
+      {
+        var tokens: [Subscription] = []
+        tokens.reserveCapacity(10)
+        for _ in 0..<10 { tokens.append(event.addHandler { blackHole($0) }) }
+        for token in tokens { token.cancel() }
+      }
+    ),
+    (
+      "(its baseline) NotificationCenter, 10 observers added, then each removed (per observer)", 10, iterations / 40,
+      {
+        var observers: [any NSObjectProtocol] = []
+        observers.reserveCapacity(10)
+        for _ in 0..<10 { observers.append(batchCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }) }
+        for observer in observers { batchCenter.removeObserver(observer) }
+      }
+    ),
   ]
   let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.body) })
   var table = Table(
@@ -105,6 +129,7 @@ func registrationTable(rounds: Int = 61) -> Table {
     table.add(row.name, times[index] / row.perIteration, baseline: index == 0)
   }
   for observer in presentObservers { center.removeObserver(observer) }
+  for observer in batchPresentObservers { batchCenter.removeObserver(observer) }
   blackHole(closures.count)
   return table
 }

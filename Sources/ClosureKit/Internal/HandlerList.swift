@@ -293,8 +293,10 @@ struct HandlerListState {
   /// The number of entries that are not holes.
   @usableFromInline var liveCount = 0
   /// The handlers registered with an owner, swept for dead owners on registration; may still
-  /// hold nodes that ended since the last sweep.
-  @usableFromInline var ownerBound: [ExtendedNodeCore] = []
+  /// hold nodes that ended since the last sweep. Unretained: a node is here only while `entries`
+  /// holds it (both change together, under the lock), and a strong reference more would cost a
+  /// retain and a release per registration. A sweep retains the ones it takes.
+  @usableFromInline var ownerBound: [Unmanaged<ExtendedNodeCore>] = []
   /// Registrations since the last sweep of `ownerBound`.
   @usableFromInline var registrationsSinceSweep = 0
   /// Set by ``HandlerListCore/close()``: the source is gone and takes no more handlers.
@@ -314,9 +316,9 @@ struct HandlerListState {
       guard extended.ownerBoundIndex >= 0 else { return }
       let position = extended.ownerBoundIndex
       let last = ownerBound.removeLast()
-      if last !== extended {
+      if last.toOpaque() != Unmanaged.passUnretained(extended).toOpaque() {
         ownerBound[position] = last
-        last.ownerBoundIndex = position
+        last._withUnsafeGuaranteedRef { $0.ownerBoundIndex = position }
       }
       extended.ownerBoundIndex = -1
     }
@@ -381,7 +383,13 @@ struct HandlerListState {
       ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count
     else { return nil }
     registrationsSinceSweep = 0
-    return ownerBound
+    return retainedOwnerBound()
+  }
+
+  /// The owner-bound handlers, retained: for a sweep after the lock is dropped.
+  @usableFromInline
+  func retainedOwnerBound() -> [ExtendedNodeCore] {
+    ownerBound.map { $0.takeUnretainedValue() }
   }
 }
 
@@ -435,7 +443,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       var newOwners = 0
       node.withOwnerBound { extended in
         extended.ownerBoundIndex = state.ownerBound.count
-        state.ownerBound.append(extended)
+        state.ownerBound.append(Unmanaged.passUnretained(extended))
         newOwners = 1
       }
       if isDiagnosing { state.sites[ObjectIdentifier(node)] = site }
@@ -457,7 +465,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   final func sweepOrphans() {
     let candidates = state.withLock { state -> [ExtendedNodeCore] in
       state.registrationsSinceSweep = 0
-      return state.ownerBound
+      return state.retainedOwnerBound()
     }
     sweep(candidates)
   }
@@ -493,17 +501,16 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   /// Ends every handler: called by the source's deinit.
   @usableFromInline
   final func close() {
-    let garbage = state.withLock { state -> (ContiguousArray<HandlerEntry>, [ExtendedNodeCore]) in
+    let garbage = state.withLock { state -> ContiguousArray<HandlerEntry> in
       state.isClosed = true
       let entries = state.entries
       forEachEntry(of: entries) { node, _ in _ = node.claimEnd() }
       state.entries = []
       state.liveCount = 0
-      let ownerBound = state.ownerBound
-      for node in ownerBound { node.ownerBoundIndex = -1 }
+      for node in state.ownerBound { node._withUnsafeGuaranteedRef { $0.ownerBoundIndex = -1 } }
       state.ownerBound = []
       state.sites = [:]
-      return (entries, ownerBound)
+      return entries
     }
     _ = garbage
   }

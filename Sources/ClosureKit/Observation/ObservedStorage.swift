@@ -195,10 +195,10 @@ final class ObserverRegistry: @unchecked Sendable {
   /// Adds an observer with its handler. Returns whether owner-bound observers should be swept:
   /// never when the only one is the observer just added, whose caller holds its owner.
   @usableFromInline
-  func append(_ entry: __owned ObserverEntry) -> Bool {
-    let observer = entry.observer
-    if observer.options.contains(.prior) { priorCount += 1 }
-    let isOwnerBound = observer.isOwnerBound
+  func append(_ entry: __owned ObserverEntry, isPrior: Bool, isOwnerBound: Bool) -> Bool {
+    // The caller says what the counts need: reading it from the entry's observer here cost a
+    // retain and a release of the observer.
+    if isPrior { priorCount += 1 }
     if isOwnerBound { ownerBoundCount += 1 }
     observers.append(entry)
     return ownerBoundCount > (isOwnerBound ? 1 : 0)
@@ -686,7 +686,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     let me = currentThreadID
     lock.lock()
     willChangeObserversLocked()
-    let isSweepDue = registry.append(ObserverEntry(observer: observer, handler: consume box))
+    let isSweepDue = registry.append(
+      ObserverEntry(observer: observer, handler: consume box),
+      isPrior: options.contains(.prior),
+      isOwnerBound: owner != nil
+    )
     guard let initial else {
       lock.unlock()
       if isSweepDue { sweepOrphans() }
