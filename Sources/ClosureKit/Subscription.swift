@@ -70,17 +70,9 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// Sets the ``NodeBits/ended`` bit, in state mode. Returns `true` for the one caller that set it.
   @inlinable
   final func claimEnd() -> Bool {
-    var current = word.load(ordering: .acquiring)
-    while current & NodeBits.ended == 0 {
-      let (exchanged, original) = word.compareExchange(
-        expected: current,
-        desired: current | NodeBits.ended,
-        ordering: .acquiringAndReleasing
-      )
-      if exchanged { return true }
-      current = original
-    }
-    return false
+    // One atomic OR (a bit test-and-set on x86), not a load and a compare-and-swap loop: setting
+    // the bit again is harmless, and the old value says who set it first.
+    word.bitwiseOr(NodeBits.ended, ordering: .acquiringAndReleasing).oldValue & NodeBits.ended == 0
   }
 
   /// The reference whose bits are `bits`, in node mode.

@@ -44,6 +44,17 @@ class ObservedObserver: Subscription, @unchecked Sendable {
     hasEnded || isOrphaned
   }
 
+  /// Sets the ``NodeBits/ended`` bit; `true` for the one caller that set it. Only under the
+  /// storage's mutex: every writer of the state word holds it (the bit is its only change after
+  /// registration), so a load and a store do what an atomic read-modify-write would, for less.
+  /// Readers outside the mutex (a delivery, `isCancelled`) load the word atomically.
+  @inlinable final func claimEndLocked() -> Bool {
+    let current = word.load(ordering: .relaxed)
+    guard current & NodeBits.ended == 0 else { return false }
+    word.store(current | NodeBits.ended, ordering: .releasing)
+    return true
+  }
+
   /// Whether the owner has been deallocated; `false` for an observer without one.
   @usableFromInline
   var isOwnerGone: Bool { false }
@@ -223,7 +234,8 @@ final class ObserverRegistry: @unchecked Sendable {
   /// Removes the live observer at `index` and returns its entry, to be released after the mutex.
   @usableFromInline
   func remove(at index: Int) -> ObserverEntry {
-    let entry = observers.remove(at: index)
+    // The newest is the one most often cancelled: `removeLast()` moves nothing.
+    let entry = index == observers.count - 1 ? observers.removeLast() : observers.remove(at: index)
     if entry.observer.options.contains(.prior) { priorCount -= 1 }
     if entry.observer.isOwnerBound { ownerBoundCount -= 1 }
     return entry
@@ -546,6 +558,8 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// makes one.) Only while locked.
   @usableFromInline
   func willChangeObserversLocked() {
+    // No list (no write since the last change): nothing to drop, no thread to tell.
+    guard registry.list != nil else { return }
     // `markLocked` is `false` if the delivering thread has just left (it leaves without the
     // mutex): then nothing reads the list any more.
     let current = deliveringThread.load(ordering: .relaxed)
@@ -683,7 +697,6 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     // A second reference only for the initial callback: the entry takes the first (kept in a local
     // for later, it would cost a retain and a release of the observer and the handler).
     let initial: Handler? = options.contains(.initial) ? box : nil
-    let me = currentThreadID
     lock.lock()
     willChangeObserversLocked()
     let isSweepDue = registry.append(
@@ -697,6 +710,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       return observer
     }
     // The initial callback takes its place in the write order, before every later write.
+    let me = currentThreadID
     let current = lock.value.value
     let deliverer = deliveringThread.load(ordering: .relaxed)
     if deliverer == 0 || (deliverer & ~3 == me && !lock.value.hasPending) {
@@ -739,7 +753,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     guard !orphans.isEmpty else { return }
     lock.lock()
     let garbage = orphans.map { orphan in
-      _ = orphan.observer.claimEnd()
+      _ = orphan.observer.claimEndLocked()
       return removeLocked(orphan.observer)
     }
     lock.unlock()
@@ -758,9 +772,9 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
   /// Ends an observer (its owner is gone) and removes it.
   @usableFromInline
   func end(_ observer: ObservedObserver) {
-    // Whoever ended it first removes it (a cancel, the sweep, `close()`).
-    guard observer.claimEnd() else { return }
     lock.lock()
+    // Whoever ended it first removes it (a cancel, the sweep, `close()`).
+    guard observer.claimEndLocked() else { return lock.unlock() }
     let removed = removeLocked(observer)
     lock.unlock()
     withExtendedLifetime(removed) {}  // released after the mutex
@@ -771,7 +785,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     lock.lock()
     willChangeObserversLocked()
     let observers = registry.removeAll()
-    for entry in observers { _ = entry.observer.claimEnd() }
+    for entry in observers { _ = entry.observer.claimEndLocked() }
     lock.unlock()
     withExtendedLifetime(observers) {}  // released after the mutex
   }
@@ -789,10 +803,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
 
   package func cancel(_ subscription: Subscription) {
     let observer = unsafeDowncast(subscription, to: ObservedObserver.self)
+    lock.lock()
     // Already ended: whoever ended it removes it (the sweep, a delivery that found the owner gone,
     // `close()`).
-    guard observer.claimEnd() else { return }
-    lock.lock()
+    guard observer.claimEndLocked() else { return lock.unlock() }
     let removed = removeLocked(observer)
     lock.unlock()
     withExtendedLifetime(removed) {}  // released after the mutex
