@@ -326,26 +326,33 @@ struct HandlerListState {
     let index = node.index
     // Identity checks read the nodes unretained (a copy of an entry's node is a retain and a
     // release).
-    var trailingHoles = 0
-    let removed = entries.withUnsafeMutableBufferPointer { entries -> HandlerEntry? in
-      guard index < entries.count, let base = entries.baseAddress,
-        HandlerEntry.node(at: base + index)?.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
-      else { return nil }
-      let slot = base + index
-      let removed = slot.move()
-      slot.initialize(to: .hole)
-      // Trailing holes go at once (the common add-then-cancel of the newest handler), so that
-      // they never build up to a compaction.
-      while trailingHoles < entries.count, HandlerEntry.node(at: base + entries.count - 1 - trailingHoles) == nil {
-        trailingHoles += 1
-      }
-      return removed
+    let isPresent = entries.withUnsafeBufferPointer { entries in
+      guard index < entries.count, let base = entries.baseAddress else { return false }
+      return HandlerEntry.node(at: base + index)?.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
     }
-    guard let removed else { return nil }
+    guard isPresent else { return nil }
     liveCount -= 1
-    // One at a time: `removeLast(_:)` goes through the general `replaceSubrange`, and there is
-    // usually one.
-    for _ in 0..<trailingHoles { entries.removeLast() }
+    let removed: HandlerEntry
+    if index == entries.count - 1 {
+      // The newest (the common add-then-cancel): taken off the end, with no hole made and dropped.
+      removed = entries.removeLast()
+      // The holes it leaves trailing go too, so that they never build up to a compaction (the last
+      // entry is never a hole); one at a time: `removeLast(_:)` goes through the general
+      // `replaceSubrange`, and there are usually none.
+      let trailingHoles = entries.withUnsafeBufferPointer { entries -> Int in
+        guard let base = entries.baseAddress else { return 0 }
+        var holes = 0
+        while holes < entries.count, HandlerEntry.node(at: base + entries.count - 1 - holes) == nil { holes += 1 }
+        return holes
+      }
+      for _ in 0..<trailingHoles { entries.removeLast() }
+    } else {
+      removed = entries.withUnsafeMutableBufferPointer { entries in
+        let slot = entries.baseAddress.unsafelyUnwrapped + index
+        defer { slot.initialize(to: .hole) }
+        return slot.move()
+      }
+    }
     if liveCount == 0 {
       entries.removeAll(keepingCapacity: entries.count <= 1024)
     } else if entries.count >= 32, liveCount < entries.count / 2 {
@@ -537,17 +544,19 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       }
       guard claimed > 0 else { return }
       // The removed entries wait in a temporary buffer (on the stack for a bag-sized run) and are
-      // released after the lock, one by one, in code compiled for the entry type.
+      // released after the lock, in order, one by one, in code compiled for the entry type. They
+      // are removed newest first: a bag's tokens are usually the newest entries, each then taken
+      // off the end instead of leaving a hole (nothing observes the order under the lock).
       withUnsafeTemporaryAllocation(of: HandlerEntry?.self, capacity: tokens.count) { garbage in
-        guard let base = garbage.baseAddress else { return }
-        var count = 0
+        guard let base = garbage.baseAddress, let first = tokens.baseAddress else { return }
         state.withLock { state in
-          Self.forEachNode(of: tokens) { node in
-            (base + count).initialize(to: state.remove(node))
-            count += 1
+          for index in (0..<tokens.count).reversed() {
+            UnsafeRawPointer(first + index).load(as: Unmanaged<HandlerNodeCore>.self)._withUnsafeGuaranteedRef {
+              (base + index).initialize(to: state.remove($0))
+            }
           }
         }
-        for index in 0..<count { _ = (base + index).move() }
+        for index in 0..<tokens.count { _ = (base + index).move() }
       }
     }
   }
