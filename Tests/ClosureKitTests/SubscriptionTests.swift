@@ -51,6 +51,26 @@ import Testing
     #expect(!kept.isCancelled)
   }
 
+  /// A bag releases its handlers' captures in the order their tokens were stored, as cancelling
+  /// each token in turn would, also when it holds a token twice: an event removes a bag's run
+  /// newest first under its lock, then releases the entries in the tokens' order.
+  @Test(arguments: [false, true])
+  func aBagReleasesCapturesInTheOrderItsTokensWereStored(holdingTheFirstTwice: Bool) {
+    let event = Event<Int>()
+    let released = Recorder<String>()
+    var bag: SubscriptionBag? = SubscriptionBag()
+    do {
+      let first = event.addHandler { [capture = CallsOnDeinit { released.append("first") }] _ in _ = capture }
+      first.store(in: bag!)
+      event.addHandler { [capture = CallsOnDeinit { released.append("second") }] _ in _ = capture }.store(in: bag!)
+      if holdingTheFirstTwice { first.store(in: bag!) }
+      event.addHandler { [capture = CallsOnDeinit { released.append("third") }] _ in _ = capture }.store(in: bag!)
+    }
+    bag = nil
+    #expect(released.values == ["first", "second", "third"])
+    #expect(event.handlerCount == 0)
+  }
+
   @Test func tokensThatEndedByThemselvesAreDroppedWhenTheBagDoubles() {
     let bag = SubscriptionBag()
     weak var ended: Subscription?

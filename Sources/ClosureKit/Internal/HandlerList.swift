@@ -535,38 +535,62 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
     // The tokens are read in place, unretained: the caller's array keeps each alive, and a copy of
     // each would cost a retain and a release, twice per token.
     subscriptions.withUnsafeBufferPointer { tokens in
-      // Ends each node first; a node that another party ended (a one-shot's send, the owner sweep,
-      // `close()`) is removed here or by that party, whichever comes first: `remove(_:)` finds a
-      // node only in its own slot.
-      var claimed = 0
-      Self.forEachNode(of: tokens) { node in
-        if node.claimEnd() { claimed += 1 }
+      guard let first = tokens.baseAddress else { return }
+      func node(at index: Int) -> Unmanaged<HandlerNodeCore> {
+        UnsafeRawPointer(first + index).load(as: Unmanaged<HandlerNodeCore>.self)
       }
-      guard claimed > 0 else { return }
-      // The removed entries wait in a temporary buffer (on the stack for a bag-sized run) and are
-      // released after the lock, in order, one by one, in code compiled for the entry type. They
-      // are removed newest first: a bag's tokens are usually the newest entries, each then taken
-      // off the end instead of leaving a hole (nothing observes the order under the lock).
-      withUnsafeTemporaryAllocation(of: HandlerEntry?.self, capacity: tokens.count) { garbage in
-        guard let base = garbage.baseAddress, let first = tokens.baseAddress else { return }
-        state.withLock { state in
-          for index in (0..<tokens.count).reversed() {
-            UnsafeRawPointer(first + index).load(as: Unmanaged<HandlerNodeCore>.self)._withUnsafeGuaranteedRef {
-              (base + index).initialize(to: state.remove($0))
+      // Which tokens this call ended, in a temporary buffer (on the stack for a bag-sized run).
+      withUnsafeTemporaryAllocation(of: Bool.self, capacity: tokens.count) { endedHere in
+        guard let endedHere = endedHere.baseAddress else { return }
+        // Ends each node first; a node that another party ended (a one-shot's send, the owner
+        // sweep, `close()`) is removed here or by that party, whichever comes first: `remove(_:)`
+        // finds a node only in its own slot.
+        var claimed = 0
+        for index in 0..<tokens.count {
+          let ended = node(at: index)._withUnsafeGuaranteedRef { $0.claimEnd() }
+          (endedHere + index).initialize(to: ended)
+          if ended { claimed += 1 }
+        }
+        guard claimed > 0 else { return }
+        // The removed entries wait in a temporary buffer too, and are released after the lock, in
+        // the tokens' order, one by one, in code compiled for the entry type. They are removed
+        // newest first: a bag's tokens are usually the newest entries, each then taken off the end
+        // instead of leaving a hole (nothing observes the order under the lock).
+        withUnsafeTemporaryAllocation(of: HandlerEntry?.self, capacity: tokens.count) { garbage in
+          guard let base = garbage.baseAddress else { return }
+          var misplaced = false
+          state.withLock { state in
+            for index in (0..<tokens.count).reversed() {
+              let removed = node(at: index)._withUnsafeGuaranteedRef { state.remove($0) }
+              // A token this call ended whose entry is already gone is a token stored twice: its
+              // entry went to its later position.
+              if removed == nil, endedHere[index] { misplaced = true }
+              (base + index).initialize(to: removed)
             }
           }
+          if misplaced { Self.moveEntriesToFirstPositions(base, of: node, count: tokens.count, endedHere: endedHere) }
+          for index in 0..<tokens.count { _ = (base + index).move() }
         }
-        for index in 0..<tokens.count { _ = (base + index).move() }
       }
     }
   }
 
-  /// Calls `body` with the node of each token, unretained: the buffer's owner keeps them alive.
+  /// For a run that holds a token twice, moves each removed entry from the token's later position
+  /// to the first, the one this call ended, so that the entries are released as a cancel of each
+  /// token in turn would release them. O(n) per token stored twice.
   @usableFromInline
-  static func forEachNode(of tokens: UnsafeBufferPointer<Subscription>, _ body: (HandlerNodeCore) -> Void) {
-    guard let base = tokens.baseAddress else { return }
-    for index in 0..<tokens.count {
-      UnsafeRawPointer(base + index).load(as: Unmanaged<HandlerNodeCore>.self)._withUnsafeGuaranteedRef(body)
+  static func moveEntriesToFirstPositions(
+    _ garbage: UnsafeMutablePointer<HandlerEntry?>,
+    of node: (Int) -> Unmanaged<HandlerNodeCore>,
+    count: Int,
+    endedHere: UnsafeMutablePointer<Bool>
+  ) {
+    for target in 0..<count where endedHere[target] && garbage[target] == nil {
+      let identity = node(target).toOpaque()
+      for later in (target + 1)..<count where node(later).toOpaque() == identity && garbage[later] != nil {
+        swap(&garbage[target], &garbage[later])
+        break
+      }
     }
   }
 
