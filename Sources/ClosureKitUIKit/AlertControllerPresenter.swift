@@ -8,7 +8,7 @@
   /// let alert = Alert(title: "Rename", message: nil)
   /// alert.addTextField(placeholder: "Name")
   /// alert.addButton("Cancel", role: .cancel)
-  /// alert.addButton("Rename") { result in rename(to: result.textFieldValues[0]) }
+  /// alert.addButton("Rename") { result in renameItem(to: result.textFieldValues[0]) }
   /// alert.enableButtons { values in !values[0].isEmpty }
   /// let result = try await alert.present(on: AlertControllerPresenter(presentingFrom: self))
   /// ```

@@ -104,7 +104,7 @@
     /// Registers a `@MainActor` closure that runs on the main actor after the event, asynchronously.
     ///
     /// ```swift
-    /// field.addAction(for: .editingChanged, on: .mainActor) { @MainActor field, _ in validate(field) }
+    /// field.addAction(for: .editingChanged, on: .mainActor) { @MainActor field, _ in validateInput(field) }
     /// ```
     ///
     /// - Parameters:

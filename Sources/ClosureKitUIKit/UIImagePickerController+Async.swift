@@ -17,7 +17,7 @@
     ///   - animated: Whether presentation and dismissal are animated. Defaults to `true`.
     /// - Returns: UIKit's info dictionary.
     /// - Throws: `CancellationError` when the user cancels or the calling task is cancelled (the
-    ///   picker is then dismissed).
+    ///   picker's dismissal then starts; like the dismissal after a pick, it is not waited for).
     ///
     /// > Important: Main actor. Uses the picker's ``closureDelegate``'s `didFinishPicking` and
     /// > `didCancel` for the duration of the call and restores them afterwards. Answers exactly once.
@@ -50,7 +50,10 @@
         Task { @MainActor in
           guard pick.continuation != nil else { return }
           pick.finish(.failure(CancellationError()))
-          await self.dismiss(animated: animated)
+          // Not `await self.dismiss(animated:)`: UIKit marks
+          // `dismissViewControllerAnimated:completion:` `NS_SWIFT_DISABLE_ASYNC`, so that would be
+          // the synchronous call, awaiting nothing. The dismissal starts here and is not waited for.
+          self.dismiss(animated: animated, completion: nil)
         }
       }
       return picked.info

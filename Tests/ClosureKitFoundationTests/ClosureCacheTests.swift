@@ -93,4 +93,65 @@ private final class Entry: Sendable {
     #expect(weakCache == nil)
     #expect(weakCaptured == nil)
   }
+
+  @Test func aDelegateTheCallerSetsIsCalledAndTheClosureStillRuns() {
+    let cache = ClosureCache<NSString, Entry>()
+    cache.countLimit = 1
+    let order = DelegateTestRecorder<String>()
+    let callerDelegate = RecordingCacheDelegate(order)
+    cache.willEvictObject.delegate { entry in order.append("closure " + entry.name) }
+    cache.delegate = callerDelegate
+    #expect(cache.delegate === callerDelegate)
+    cache.setObject(Entry("a"), forKey: "a", cost: 2)
+    cache.setObject(Entry("b"), forKey: "b", cost: 1)
+    #expect(order.values.count == 2)
+    #expect(order.values.first?.hasPrefix("closure ") == true)
+    #expect(order.values.last?.hasPrefix("delegate ") == true)
+    // Clearing it leaves the closure running.
+    cache.delegate = nil
+    cache.setObject(Entry("c"), forKey: "c", cost: 1)
+    #expect(order.values.count == 3)
+    #expect(order.values.last?.hasPrefix("closure ") == true)
+  }
+
+  @Test func theCallersDelegateIsHeldWeakly() {
+    let cache = ClosureCache<NSString, Entry>()
+    cache.countLimit = 1
+    let order = DelegateTestRecorder<String>()
+    var callerDelegate: RecordingCacheDelegate? = RecordingCacheDelegate(order)
+    weak let weakDelegate = callerDelegate
+    cache.delegate = callerDelegate
+    callerDelegate = nil
+    #expect(weakDelegate == nil)
+    #expect(cache.delegate == nil)
+    cache.setObject(Entry("a"), forKey: "a", cost: 2)
+    cache.setObject(Entry("b"), forKey: "b", cost: 1)
+    #expect(order.values.isEmpty)
+  }
+
+  @Test func theCacheAPIForwardsToNSCache() {
+    let cache = ClosureCache<NSString, Entry>()
+    cache.name = "thumbnails"
+    cache.totalCostLimit = 7
+    cache.evictsObjectsWithDiscardedContent = false
+    #expect(cache.name == "thumbnails")
+    #expect(cache.totalCostLimit == 7)
+    #expect(!cache.evictsObjectsWithDiscardedContent)
+    cache.setObject(Entry("a"), forKey: "a")
+    #expect(cache.object(forKey: "a")?.name == "a")
+    cache.removeObject(forKey: "a")
+    #expect(cache.object(forKey: "a") == nil)
+    cache.setObject(Entry("b"), forKey: "b", cost: 1)
+    cache.removeAllObjects()
+    #expect(cache.object(forKey: "b") == nil)
+  }
+}
+
+/// A caller's own `NSCacheDelegate`, recording each eviction it is told of.
+private final class RecordingCacheDelegate: NSObject, NSCacheDelegate, Sendable {
+  let order: DelegateTestRecorder<String>
+  init(_ order: DelegateTestRecorder<String>) { self.order = order }
+  func cache(_ cache: NSCache<AnyObject, AnyObject>, willEvictObject obj: Any) {
+    order.append("delegate " + ((obj as? Entry)?.name ?? "?"))
+  }
 }

@@ -127,7 +127,11 @@ package func startThread(_ body: @escaping () -> Void) -> pthread_t {
     &thread,
     nil,
     { context in
-      let body = Unmanaged<ThreadBody>.fromOpaque(context!).takeRetainedValue()
+      // Darwin imports the start routine's context as non-optional (libpthread's nullability
+      // compat macro lacks parentheses, so Swift sees the compat declaration); Glibc as optional.
+      // Widening to an optional first serves both.
+      let body = Unmanaged<ThreadBody>.fromOpaque((context as UnsafeMutableRawPointer?)!)
+        .takeRetainedValue()
       body.run()
       return nil
     },

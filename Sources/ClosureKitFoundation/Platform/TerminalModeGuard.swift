@@ -89,19 +89,36 @@ struct SignalSlot {
   var saved: termios
 }
 
+/// The address of process-wide storage that is allocated once and never freed.
+///
+/// `@unchecked Sendable`: the address never changes once made, and what it points to is read and
+/// written only as the comments at each use say (under the guard's lock, or by a signal handler
+/// after the guard published it). A wrapper rather than `nonisolated(unsafe)` on the pointer:
+/// older Apple standard libraries declared unsafe pointers `Sendable`, which makes that attribute
+/// a warning there.
+struct ProcessWideStorage<Pointee>: @unchecked Sendable {
+  let address: UnsafeMutablePointer<Pointee>
+}
+
 /// The slot, allocated once before any handler can run.
-nonisolated(unsafe) let signalSlot: UnsafeMutablePointer<SignalSlot> = {
+let signalSlotStorage: ProcessWideStorage<SignalSlot> = {
   let slot = UnsafeMutablePointer<SignalSlot>.allocate(capacity: 1)
   slot.initialize(to: SignalSlot(isActive: 0, input: -1, output: -1, saved: termios()))
-  return slot
+  return ProcessWideStorage(address: slot)
 }()
 
+/// The slot's address.
+var signalSlot: UnsafeMutablePointer<SignalSlot> { signalSlotStorage.address }
+
 /// The actions installed before ours, one per entry of ``TerminalModeGuard/signals``.
-nonisolated(unsafe) let previousActions: UnsafeMutablePointer<sigaction> = {
+let previousActionsStorage: ProcessWideStorage<sigaction> = {
   let actions = UnsafeMutablePointer<sigaction>.allocate(capacity: TerminalModeGuard.signals.count)
   actions.initialize(repeating: sigaction(), count: TerminalModeGuard.signals.count)
-  return actions
+  return ProcessWideStorage(address: actions)
 }()
+
+/// The first previous action's address.
+var previousActions: UnsafeMutablePointer<sigaction> { previousActionsStorage.address }
 
 /// The signal handler: async-signal-safe calls only (tcsetattr, write, sigaction, raise).
 private func restoreTerminalAndReraise(_ signal: Int32) {

@@ -87,8 +87,10 @@ let request = DialogRequest(style: .alert, title: nil, message: nil, buttons: []
 @MainActor func share() {}
 @MainActor func share(from item: UIBarButtonItem) {}
 @MainActor func preview(_ image: UIImage?) {}
-@MainActor func rename(to name: String) {}
-@MainActor func validate(_ field: UITextField) {}
+// Not `rename(to:)` / `validate(_:)`: inside a view controller those names find UIResponder's
+// `rename(_:)` and `validate(_:)` (UIResponderStandardEditActions) first, as Apple's SDK showed.
+@MainActor func renameItem(to name: String) {}
+@MainActor func validateInput(_ field: UITextField) {}
 @MainActor func now() -> String { "12:00" }
 func upload() {}  // on the uploads queue
 func reload() {}  // from a target/action pair, on whatever thread its sender uses

@@ -92,18 +92,23 @@ typedef struct _opaque_pthread_mutexattr_t pthread_mutexattr_t;
 typedef struct _opaque_pthread_cond_t pthread_cond_t;
 typedef struct _opaque_pthread_condattr_t pthread_condattr_t;
 
-// libpthread: include/pthread/pthread.h @ libpthread-539. The whole header is inside
-// `clang assume_nonnull`; `pthread_create` is the variant for Swift overlay epoch >= 1 (every
-// Swift since 3: `_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT()` is false), so `pthread_t` is
-// filled through a `pthread_t?` and the start routine takes and returns optional pointers.
+// libpthread: include/pthread/pthread.h (iPhoneOS16.5.sdk). The whole header is inside
+// `clang assume_nonnull`. `pthread_create` is the *compatibility* variant: the header defines
+// `_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT` as `defined(SWIFT_CLASS_EXTRA) && (...)` without
+// parentheses, so `#if !_PTHREAD_SWIFT_IMPORTER_NULLABILITY_COMPAT` negates only the first term,
+// and the Swift compiler defines `SWIFT_CLASS_EXTRA` for every Darwin target. Swift imports
+// `(UnsafeMutablePointer<pthread_t?>, UnsafePointer<pthread_attr_t>?,
+// @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)`:
+// the start routine's context is NOT optional (`swift-synthesize-interface` on the SDK's Darwin
+// module prints exactly that; Scripts/compare-stubs.sh checks it).
 #pragma clang assume_nonnull begin
 int pthread_cond_broadcast(pthread_cond_t *);
 int pthread_cond_destroy(pthread_cond_t *);
 int pthread_cond_init(pthread_cond_t *__restrict, const pthread_condattr_t *_Nullable __restrict);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use an asynchronous wait instead of a synchronous wait")
 int pthread_cond_wait(pthread_cond_t *__restrict, pthread_mutex_t *__restrict);
-int pthread_create(pthread_t _Nullable *_Nonnull __restrict, const pthread_attr_t *_Nullable __restrict,
-                   void *_Nullable (*_Nonnull)(void *_Nullable), void *_Nullable __restrict);
+int pthread_create(pthread_t *__restrict, const pthread_attr_t *_Nullable __restrict,
+                   void *(*_Nonnull)(void *), void *_Nullable __restrict);
 int pthread_detach(pthread_t);
 int pthread_equal(pthread_t _Nullable, pthread_t _Nullable);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use an asynchronous wait instead of a synchronous wait")

@@ -8,6 +8,8 @@
 #define NS_SWIFT_NAME(_name) __attribute__((swift_name(#_name)))
 #define NS_SWIFT_UI_ACTOR __attribute__((swift_attr("@UIActor")))
 #define NS_SWIFT_SENDABLE __attribute__((swift_attr("@Sendable")))
+// Foundation/NSObjCRuntime.h (iPhoneOS16.5.sdk): no `async` form is imported for the method.
+#define NS_SWIFT_DISABLE_ASYNC __attribute__((swift_async(none)))
 #define NS_DESIGNATED_INITIALIZER __attribute__((objc_designated_initializer))
 #define NS_UNAVAILABLE __attribute__((unavailable))
 #define NS_ENUM(_type, _name) enum __attribute__((enum_extensibility(open))) _name : _type _name; \

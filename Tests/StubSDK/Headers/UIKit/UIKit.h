@@ -335,10 +335,12 @@ NS_SWIFT_UI_ACTOR
 @property (nullable, nonatomic, readonly) UIViewController *presentingViewController NS_SWIFT_NAME(presentingViewController);
 @property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController NS_SWIFT_NAME(navigationController);
 @property (nullable, nonatomic, readonly) UIPopoverPresentationController *popoverPresentationController NS_SWIFT_NAME(popoverPresentationController);
+// UIViewController.h (iPhoneOS16.5.sdk): both are NS_SWIFT_DISABLE_ASYNC, so `await
+// dismiss(animated:)` is the synchronous call and waits for nothing.
 - (void)presentViewController:(UIViewController *)viewControllerToPresent
                      animated:(BOOL)flag
-                   completion:(void (^_Nullable)(void))completion NS_SWIFT_NAME(present(_:animated:completion:));
-- (void)dismissViewControllerAnimated:(BOOL)flag completion:(void (^_Nullable)(void))completion;
+                   completion:(void (^_Nullable)(void))completion NS_SWIFT_DISABLE_ASYNC;
+- (void)dismissViewControllerAnimated:(BOOL)flag completion:(void (^_Nullable)(void))completion NS_SWIFT_DISABLE_ASYNC;
 @end
 
 typedef NS_ENUM(NSInteger, UIAlertActionStyle) {
