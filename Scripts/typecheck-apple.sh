@@ -193,10 +193,11 @@ checkWithFoundation closurekit_demo Sources/closurekit-demo "" ""
 # included, are selected against the same ObjectiveC.
 uikitSDK=Tests/StubSDK
 uikitBase=(-Xfrontend -enable-objc-interop -Xcc -fblocks -I "$work/uikit-overlays" -I "$uikitSDK/Headers")
-# Its Swift overlays, each named after its module: ObjectiveC, then Foundation, then any others.
-uikitOverlays=("$uikitSDK/Overlays/ObjectiveC.swift" "$uikitSDK/Overlays/Foundation.swift")
+# Its Swift overlays, each named after its module: ObjectiveC, CoreGraphics, Foundation, then any
+# others.
+uikitOverlays=("$uikitSDK/Overlays/ObjectiveC.swift" "$uikitSDK/Overlays/CoreGraphics.swift" "$uikitSDK/Overlays/Foundation.swift")
 for overlay in "$uikitSDK"/Overlays/*.swift; do
-  case "$overlay" in */ObjectiveC.swift | */Foundation.swift) ;; *) uikitOverlays+=("$overlay") ;; esac
+  case "$overlay" in */ObjectiveC.swift | */CoreGraphics.swift | */Foundation.swift) ;; *) uikitOverlays+=("$overlay") ;; esac
 done
 for overlay in "${uikitOverlays[@]}"; do
   [ -f "$overlay" ] || continue

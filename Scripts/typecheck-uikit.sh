@@ -27,9 +27,11 @@ flags=(
   -I "$stub/Headers"
 )
 
-echo "==> compiling the stub overlays (ObjectiveC, Foundation)"
+echo "==> compiling the stub overlays (ObjectiveC, CoreGraphics, Foundation)"
 swiftc -emit-module -module-name ObjectiveC -parse-as-library "${flags[@]}" \
   -emit-module-path "$work/overlays/ObjectiveC.swiftmodule" "$stub/Overlays/ObjectiveC.swift"
+swiftc -emit-module -module-name CoreGraphics -parse-as-library "${flags[@]}" \
+  -emit-module-path "$work/overlays/CoreGraphics.swiftmodule" "$stub/Overlays/CoreGraphics.swift"
 swiftc -emit-module -module-name Foundation -parse-as-library "${flags[@]}" \
   -emit-module-path "$work/overlays/Foundation.swiftmodule" "$stub/Overlays/Foundation.swift"
 

@@ -77,7 +77,11 @@ public final class ClosureCache<KeyType: AnyObject, ObjectType: AnyObject>: @unc
   /// weakly, `nil` by default.
   ///
   /// ```swift
-  /// cache.delegate = statistics  // counts evictions; the closure still runs
+  /// final class EvictionLog: NSObject, NSCacheDelegate {
+  ///   func cache(_ cache: NSCache<AnyObject, AnyObject>, willEvictObject obj: Any) { print("evicted") }
+  /// }
+  /// let log = EvictionLog()
+  /// cache.delegate = log  // called after `willEvictObject`'s closure, which still runs
   /// ```
   public var delegate: (any NSCacheDelegate)? {
     get { forwarder.delegate }
@@ -126,7 +130,7 @@ public final class ClosureCache<KeyType: AnyObject, ObjectType: AnyObject>: @unc
   /// Stores `object` for `key` with `cost`; may evict other objects.
   ///
   /// ```swift
-  /// cache.setObject(image, forKey: "icon", cost: bytes)
+  /// cache.setObject(Thumbnail(), forKey: "icon", cost: 4_096)
   /// ```
   public func setObject(_ object: ObjectType, forKey key: KeyType, cost: Int) {
     storage.setObject(object, forKey: key, cost: cost)

@@ -57,8 +57,11 @@ public struct NSKeyValueObservedChange<Value> {
 }
 
 /// A registered key-value observation; observing stops when it is invalidated or deinitialized.
-open class NSKeyValueObservation: NSObject {
-  public func invalidate() {}
+/// As Apple's Foundation overlay declares it (iPhoneOS16.5.sdk): a public, not open, class with an
+/// Objective-C runtime name of its own.
+@objc(_NSKeyValueObservation)
+public class NSKeyValueObservation: NSObject {
+  @objc public func invalidate() {}
 }
 
 extension _KeyValueCodingAndObserving {

@@ -13,8 +13,8 @@
 // kept only where Swift sees the name). A call to anything not declared here fails the check,
 // as it would fail on Apple if the headers lacked it.
 //
-// Known differences from the real SDK: `FILE` is incomplete here (Apple's `struct __sFILE` has
-// fields; ClosureKit only passes `nil` to `fflush`); variadic `fcntl` comes from the Swift overlay
+// Scripts/compare-stubs.sh compares every declaration here with what Swift imports from the SDK.
+// Known differences from the real SDK: variadic `fcntl` comes from the Swift overlay
 // (Overlays/Darwin.swift), as on Apple; function-like macros (`sigemptyset(set)`) are not
 // transcribed because Swift does not import them.
 #pragma once
@@ -167,7 +167,24 @@ extern int *__error(void);
 #define SIGPIPE 13
 #define SIGTERM 15
 #define SIG_BLOCK 1
-struct __siginfo;
+// `struct __siginfo` is complete in the SDK (a typed pointer in `__sa_sigaction`, not an
+// OpaquePointer): transcribed whole from bsd/sys/signal.h (iPhoneOS16.5.sdk).
+union sigval {
+  int sival_int;
+  void *sival_ptr;
+};
+typedef struct __siginfo {
+  int si_signo;
+  int si_errno;
+  int si_code;
+  int si_pid;
+  unsigned int si_uid;
+  int si_status;
+  void *si_addr;
+  union sigval si_value;
+  long si_band;
+  unsigned long __pad[7];
+} siginfo_t;
 union __sigaction_u {
   void (*__sa_handler)(int);
   void (*__sa_sigaction)(int, struct __siginfo *, void *);
@@ -180,7 +197,8 @@ struct sigaction {
 
 // Libc: include/signal.h @ Libc-1725.0.11
 int raise(int);
-int pthread_sigmask(int, const sigset_t *, sigset_t *);
+// The SDK's Darwin.apinotes makes both sets nullable.
+int pthread_sigmask(int, const sigset_t *_Nullable, sigset_t *_Nullable);
 int sigaction(int, const struct sigaction *__restrict, struct sigaction *__restrict);
 int sigaddset(sigset_t *, int);
 int sigemptyset(sigset_t *);
@@ -284,8 +302,36 @@ int pipe(int[2]);
 ssize_t read(int, void *, size_t);
 ssize_t write(int __fd, const void *__buf, size_t __nbyte);
 
-// Libc: include/_stdio.h @ Libc-1725.0.11 (FILE incomplete here: see the note at the top)
-typedef struct __sFILE FILE;
+// Libc: include/_stdio.h (iPhoneOS16.5.sdk): `FILE` is complete, so `fflush` takes an
+// `UnsafeMutablePointer<FILE>!`, not an OpaquePointer; transcribed whole.
+struct __sbuf {
+  unsigned char *_base;
+  int _size;
+};
+struct __sFILEX;
+typedef long long fpos_t;
+typedef struct __sFILE {
+  unsigned char *_p;
+  int _r;
+  int _w;
+  short _flags;
+  short _file;
+  struct __sbuf _bf;
+  int _lbfsize;
+  void *_cookie;
+  int (*_Nullable _close)(void *);
+  int (*_Nullable _read)(void *, char *, int);
+  fpos_t (*_Nullable _seek)(void *, fpos_t, int);
+  int (*_Nullable _write)(void *, const char *, int);
+  struct __sbuf _ub;
+  struct __sFILEX *_extra;
+  int _ur;
+  unsigned char _ubuf[3];
+  unsigned char _nbuf[1];
+  struct __sbuf _lb;
+  int _blksize;
+  fpos_t _offset;
+} FILE;
 int fflush(FILE *);
 
 // Libc: include/_stdlib.h @ Libc-1725.0.11

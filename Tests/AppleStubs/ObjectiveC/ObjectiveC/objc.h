@@ -26,18 +26,20 @@ typedef _Bool BOOL;  // `bool` from <stdbool.h>
 typedef long NSInteger;
 typedef unsigned long NSUInteger;
 
-// objc4: runtime/NSObject.h @ objc4-951.1 (not audited for nullability: plain pointers import
-// as implicitly unwrapped optionals, as on Apple)
+// objc4: runtime/NSObject.h @ objc4-951.1, not audited for nullability; the SDK's
+// usr/include/objc/ObjectiveC.apinotes then gives these their Swift nullability, written here as
+// annotations (`isEqual:` optional, `self` / `isKindOfClass:` / `description` / `init`
+// non-optional). `respondsToSelector:` is left out: ClosureKit does not call it, and without the
+// ObjectiveC overlay's `Selector` a `SEL` would import as an OpaquePointer, unlike on Apple.
 @class NSString;
 
 @protocol NSObject
-- (BOOL)isEqual:(id)object;
+- (BOOL)isEqual:(id _Nullable)object;
 @property (readonly) NSUInteger hash;
 - (Class)class OBJC_SWIFT_UNAVAILABLE("use 'type(of: anObject)' instead");
-- (instancetype)self;
-- (BOOL)isKindOfClass:(Class)aClass;
-- (BOOL)respondsToSelector:(SEL)aSelector;
-@property (readonly, copy) NSString *description;
+- (nonnull instancetype)self;
+- (BOOL)isKindOfClass:(Class _Nonnull)aClass;
+@property (readonly, copy, nonnull) NSString *description;
 @end
 
 OBJC_ROOT_CLASS
@@ -45,7 +47,7 @@ OBJC_EXPORT
 @interface NSObject <NSObject> {
   Class isa;
 }
-- (instancetype)init;
+- (nonnull instancetype)init;
 + (instancetype)new OBJC_SWIFT_UNAVAILABLE("use object initializers instead");
 + (instancetype)alloc OBJC_SWIFT_UNAVAILABLE("use object initializers instead");
 - (void)dealloc OBJC_SWIFT_UNAVAILABLE("use 'deinit' to define a de-initializer");

@@ -4,26 +4,11 @@
 // Foundation.apinotes, as in Apple's SDK.
 #pragma once
 #import <ObjectiveC/objc.h>
+#import <CoreGraphics/CoreGraphics.h>
 
 NS_ASSUME_NONNULL_BEGIN
 
 typedef double NSTimeInterval;
-typedef double CGFloat;
-struct CGPoint {
-  CGFloat x;
-  CGFloat y;
-};
-typedef struct CGPoint CGPoint;
-struct CGSize {
-  CGFloat width;
-  CGFloat height;
-};
-typedef struct CGSize CGSize;
-struct CGRect {
-  CGPoint origin;
-  CGSize size;
-};
-typedef struct CGRect CGRect;
 
 typedef struct _NSRange {
   NSUInteger location;
@@ -44,6 +29,10 @@ NS_SWIFT_SENDABLE
 @end
 
 @interface NSError : NSObject
+@end
+
+// Foundation/NSBundle.h (iPhoneOS16.5.sdk); Swift's `Bundle` (Foundation.apinotes).
+@interface NSBundle : NSObject
 @end
 
 typedef NS_OPTIONS(NSUInteger, NSKeyValueObservingOptions) {

@@ -22,9 +22,16 @@
 #define NS_SWIFT_UNAVAILABLE(_msg) __attribute__((availability(swift, unavailable, message=_msg)))
 #define OBJC_EXPORT extern
 
+// objc/objc.h (iPhoneOS16.5.sdk): `BOOL` is `bool` where the compiler says so (arm64), else
+// `signed char`; Swift maps either to `Bool`. `YES` and `NO` are `__objc_yes` / `__objc_no`,
+// which Swift does not import.
+#if defined(__OBJC_BOOL_IS_BOOL) && __OBJC_BOOL_IS_BOOL
+typedef _Bool BOOL;  // `bool` in the SDK, which includes <stdbool.h>
+#else
 typedef signed char BOOL;
-#define YES ((BOOL)1)
-#define NO ((BOOL)0)
+#endif
+#define YES __objc_yes
+#define NO __objc_no
 typedef long NSInteger;
 typedef unsigned long NSUInteger;
 typedef struct objc_selector *SEL;
@@ -39,7 +46,7 @@ typedef struct objc_object {
 // unwrapped optionals (`responds(to aSelector: Selector!)`), exactly as there (`_Null_unspecified`
 // spells out "not audited" and keeps clang's nullability-completeness check quiet).
 @protocol NSObject
-- (BOOL)isEqual:(id _Null_unspecified)object;
+- (BOOL)isEqual:(id _Nullable)object;  // optional in Swift, as ObjectiveC.apinotes makes it
 @property (readonly) NSUInteger hash;
 - (BOOL)respondsToSelector:(SEL _Null_unspecified)aSelector;
 @end
@@ -47,14 +54,16 @@ typedef struct objc_object {
 __attribute__((objc_root_class))
 @interface NSObject <NSObject>
 - (nonnull instancetype)init;  // non-optional in Swift, as ObjectiveC.apinotes makes it
-- (id _Null_unspecified)forwardingTargetForSelector:(SEL _Null_unspecified)aSelector;
+- (id _Nullable)forwardingTargetForSelector:(SEL _Null_unspecified)aSelector;  // ObjectiveC.apinotes: optional result
 + (BOOL)instancesRespondToSelector:(SEL _Null_unspecified)aSelector;
 @end
 
 NS_ASSUME_NONNULL_BEGIN
 
-typedef enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long objc_AssociationPolicy;
-enum __attribute__((enum_extensibility(open))) objc_AssociationPolicy : unsigned long {
+// objc/runtime.h and objc/objc-api.h (iPhoneOS16.5.sdk): declared with OBJC_ENUM, no
+// extensibility attribute.
+#define OBJC_ENUM(_type, _name) enum _name : _type _name; enum _name : _type
+typedef OBJC_ENUM(unsigned long, objc_AssociationPolicy) {
   OBJC_ASSOCIATION_ASSIGN = 0,
   OBJC_ASSOCIATION_RETAIN_NONATOMIC = 1,
   OBJC_ASSOCIATION_COPY_NONATOMIC = 3,

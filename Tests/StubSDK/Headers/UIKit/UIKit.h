@@ -153,7 +153,7 @@ typedef NS_ENUM(NSInteger, UIButtonType) {
   UIButtonTypeInfoLight,
   UIButtonTypeInfoDark,
   UIButtonTypeContactAdd,
-  UIButtonTypePlain,
+  // UIButtonTypePlain (6) is API_UNAVAILABLE(ios) in UIButton.h (iPhoneOS16.5.sdk): tvOS only.
   UIButtonTypeClose = 7,
   UIButtonTypeRoundedRect = UIButtonTypeSystem
 } NS_SWIFT_NAME(UIButton.ButtonType);
@@ -224,11 +224,26 @@ NS_SWIFT_UI_ACTOR
 - (BOOL)textFieldShouldReturn:(UITextField *)textField;
 @end
 
+// UITextInputTraits.h / UITextInput.h (iPhoneOS16.5.sdk): `secureTextEntry` is an optional
+// property of UITextInputTraits, which UITextField adopts through UITextInput and UIKeyInput.
 NS_SWIFT_UI_ACTOR
-@interface UITextField : UIControl
+@protocol UITextInputTraits <NSObject>
+@optional
+@property (nonatomic, getter=isSecureTextEntry) BOOL secureTextEntry;
+@end
+
+NS_SWIFT_UI_ACTOR
+@protocol UIKeyInput <UITextInputTraits>
+@end
+
+NS_SWIFT_UI_ACTOR
+@protocol UITextInput <UIKeyInput>
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UITextField : UIControl <UITextInput, NSCoding>
 @property (nullable, nonatomic, copy) NSString *text;
 @property (nullable, nonatomic, copy) NSString *placeholder;
-@property (nonatomic, getter=isSecureTextEntry) BOOL secureTextEntry;
 @property (nullable, nonatomic, weak) id<UITextFieldDelegate> delegate;
 @end
 
@@ -272,7 +287,7 @@ typedef NS_ENUM(NSInteger, UIBarButtonSystemItem) {
   UIBarButtonSystemItemClose,
 } NS_SWIFT_NAME(UIBarButtonItem.SystemItem);
 
-NS_SWIFT_UI_ACTOR
+// UIPopoverPresentationControllerSourceItem.h (iPhoneOS16.5.sdk): not NS_SWIFT_UI_ACTOR.
 @protocol UIPopoverPresentationControllerSourceItem <NSObject>
 @end
 
@@ -295,8 +310,15 @@ NS_SWIFT_UI_ACTOR
 @property (nullable, nonatomic) SEL action;
 @end
 
+@class UIViewController;
+
+// UIPresentationController.h (iPhoneOS16.5.sdk): the popover controller's superclass.
 NS_SWIFT_UI_ACTOR
-@interface UIPopoverPresentationController : NSObject
+@interface UIPresentationController : NSObject
+@end
+
+NS_SWIFT_UI_ACTOR
+@interface UIPopoverPresentationController : UIPresentationController
 @property (nullable, nonatomic, strong) UIView *sourceView NS_SWIFT_NAME(sourceView);
 @property (nonatomic, assign) CGRect sourceRect;
 @property (nullable, nonatomic, strong) id<UIPopoverPresentationControllerSourceItem> sourceItem;
@@ -321,7 +343,7 @@ NS_SWIFT_UI_ACTOR
 NS_SWIFT_UI_ACTOR
 @interface UIViewController : UIResponder <NSCoding>
 - (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil
-                         bundle:(nullable id)nibBundleOrNil NS_DESIGNATED_INITIALIZER;
+                         bundle:(nullable NSBundle *)nibBundleOrNil NS_DESIGNATED_INITIALIZER;
 - (nullable instancetype)initWithCoder:(NSCoder *)coder NS_DESIGNATED_INITIALIZER;
 @property (null_resettable, nonatomic, strong) UIView *view;
 @property (nullable, nonatomic, copy) NSString *title;
