@@ -23,6 +23,12 @@ let package = Package(
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
     // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
+    // The randomized soak (issue 28): every source at once from several threads; Scripts/soak.sh.
+    .executableTarget(
+      name: "closurekit-soak",
+      dependencies: ["ClosureKit", "ClosureKitTesting"],
+      path: "Tests/Support/Soak"
+    ),
     .executableTarget(
       name: "closurekit-demo",
       dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
