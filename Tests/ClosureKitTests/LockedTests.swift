@@ -92,4 +92,27 @@ import Testing
     }
     #expect(lock.withLock { $0 } == 1)
   }
+
+  #if DEBUG
+    /// DESIGN.md, "Inside the core": the platform lock is error-checking in debug builds, so a
+    /// re-lock by the holding thread stops the program with a message instead of hanging. (Release
+    /// builds keep the plain mutex; the exit tests' release run leaves this one out.)
+    @Test func aReLockByTheHoldingThreadStopsTheProgramInDebugBuilds() async {
+      let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+        let lock = Locked(0)
+        lock.withLock { _ in lock.withLock { $0 += 1 } }
+      }
+      let message = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+      #if !canImport(Darwin)
+        #expect(message.contains("pthread_mutex_lock failed"))
+        #expect(message.contains("EDEADLK"))
+      #endif
+    }
+  #endif
+
+  @Test func unlockingAndRelockingFromTheSameThreadStillWorks() {
+    let lock = Locked(0)
+    for _ in 0..<3 { lock.withLock { $0 += 1 } }
+    #expect(lock.withLock { $0 } == 3)
+  }
 }

@@ -31,7 +31,11 @@
 /// element, at an address that stays put, as both locks require. A copy of a `Locked` shares the
 /// value and the lock.
 ///
-/// Neither lock is recursive: a body must not take the same lock again.
+/// Neither lock is recursive: a body must not take the same lock again. Debug builds check it:
+/// on Apple platforms `os_unfair_lock_assert_not_owner` traps before a re-lock; elsewhere the
+/// mutex is error-checking (`PTHREAD_MUTEX_ERRORCHECK`), so a re-lock returns `EDEADLK` and stops
+/// the program with a message instead of hanging. Every `pthread_mutex_*` result is checked, in
+/// release builds too (a compare and a branch never taken).
 ///
 /// `@unchecked Sendable`: the value is read and written only inside `withLock`, under the lock.
 @usableFromInline
@@ -48,7 +52,15 @@ package struct Locked<Value>: @unchecked Sendable {
         primitive.initialize(to: os_unfair_lock_s())
       #else
         primitive.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(primitive, nil)
+        #if DEBUG
+          var attributes = pthread_mutexattr_t()
+          pthread_mutexattr_init(&attributes)
+          defer { pthread_mutexattr_destroy(&attributes) }
+          pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+          let result = pthread_mutex_init(primitive, &attributes)
+        #else
+          let result = pthread_mutex_init(primitive, nil)
+        #endif
         if result != 0 { failPrecondition("pthread_mutex_init failed: \(result)") }
       #endif
     }
@@ -59,16 +71,35 @@ package struct Locked<Value>: @unchecked Sendable {
   package func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
     try storage.withUnsafeMutablePointers { value, primitive in
       #if canImport(Darwin)
+        #if DEBUG
+          os_unfair_lock_assert_not_owner(primitive)
+        #endif
         os_unfair_lock_lock(primitive)
         defer { os_unfair_lock_unlock(primitive) }
       #else
-        pthread_mutex_lock(primitive)
-        defer { pthread_mutex_unlock(primitive) }
+        let locked = pthread_mutex_lock(primitive)
+        if locked != 0 { lockFailed("pthread_mutex_lock", locked) }
+        defer {
+          let unlocked = pthread_mutex_unlock(primitive)
+          if unlocked != 0 { lockFailed("pthread_mutex_unlock", unlocked) }
+        }
       #endif
       return try body(&value.pointee)
     }
   }
 }
+
+#if !canImport(Darwin)
+  /// Stops the program when a `pthread_mutex_*` call fails: `EDEADLK` is a re-lock by the holding
+  /// thread (caught in debug builds, where the mutex is error-checking), `EPERM` an unlock by
+  /// another thread. Out of line, so the lock's fast path stays small.
+  @usableFromInline @inline(never)
+  func lockFailed(_ call: StaticString, _ result: Int32) -> Never {
+    failPrecondition(
+      "\(call) failed with \(result)"
+        + (result == EDEADLK ? " (EDEADLK: a ClosureKit lock taken again by the thread holding it)" : ""))
+  }
+#endif
 
 /// The heap object of a ``Locked``: the value as the header, the lock as the one element. Not
 /// `Sendable` (no `ManagedBuffer` is): it is shared between threads only inside a ``Locked``.

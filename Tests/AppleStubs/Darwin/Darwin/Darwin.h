@@ -137,6 +137,9 @@ void os_unfair_lock_lock(os_unfair_lock_t lock);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
   "Use OSAllocatedUnfairLock.performWhileLocked() for async-safe scoped locking")
 void os_unfair_lock_unlock(os_unfair_lock_t lock);
+// os/lock.h (iPhoneOS16.5.sdk): traps if the calling thread holds (or does not hold) the lock.
+void os_unfair_lock_assert_owner(const os_unfair_lock *lock);
+void os_unfair_lock_assert_not_owner(const os_unfair_lock *lock);
 #pragma clang assume_nonnull end
 
 // libpthread: include/sys/qos.h @ libpthread-539 (`__QOS_ENUM` with `objc_fixed_enum`, which
