@@ -9,7 +9,7 @@
 /// The parse runs on a thread of its own and hands its events over in batches: the iterator
 /// returns them one by one from a buffer of its own, with no lock and no suspension, and goes back
 /// to the parse only when that buffer is empty, taking the whole next batch in one lock round. A
-/// batch holds at most 1,024 events and about 1 MB of text, and the parse stays at most
+/// batch holds at most 4,096 events and about 1 MB of text, and the parse stays at most
 /// ``bufferLimit`` events ahead of the consumer: it waits while a batch is waiting, so a large
 /// document does not pile up in memory.
 ///
@@ -24,7 +24,7 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
   /// waiting, and the one the parse is filling).
   ///
   /// ```swift
-  /// print(XMLEventSequence.bufferLimit)   // 3072
+  /// print(XMLEventSequence.bufferLimit)   // 12288
   /// ```
   public static let bufferLimit = 3 * XMLEventChannel.batchEvents
 
@@ -51,11 +51,10 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
   /// ```
   public struct Iterator: AsyncIteratorProtocol {
     /// The shared state, kept alive with the sequence's lifetime object.
-    let lifetime: XMLEventConsumerLifetime
-    /// The batch being returned; its events before ``index`` have been returned.
-    var buffer: [XMLEvent] = []
-    /// The next event of ``buffer`` to return.
-    var index = 0
+    @usableFromInline let lifetime: XMLEventConsumerLifetime
+    /// The rest of the batch being returned, in reverse order: the next event is the last, so
+    /// that it is moved out, not copied.
+    @usableFromInline var buffer: [XMLEvent] = []
 
     init(lifetime: XMLEventConsumerLifetime) {
       self.lifetime = lifetime
@@ -72,18 +71,11 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
     /// - Returns: The next event, or `nil` after ``XMLEvent/endDocument`` (or when the iteration
     ///   was cancelled).
     /// - Throws: The first `XMLParsingError`, after every event before it.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> XMLEvent? {
-      if index < buffer.count {
-        defer { index &+= 1 }
-        return buffer[index]
-      }
-      guard try await lifetime.channel.refill(&buffer) else {
-        buffer = []
-        index = 0
-        return nil
-      }
-      index = 1
-      return buffer[0]
+      // The fast path, inlined into the consumer: an event of a batch taken in one lock round.
+      if let event = buffer.popLast() { return event }
+      return try await lifetime.next(refilling: &buffer, isolation: actor)
     }
 
     /// The next event, waiting for the parse to produce it.
@@ -95,6 +87,7 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
     /// - Returns: The next event, or `nil` after ``XMLEvent/endDocument`` (or when the iteration
     ///   was cancelled).
     /// - Throws: The first `XMLParsingError`, after every event before it.
+    @inlinable
     public mutating func next() async throws -> XMLEvent? {
       try await next(isolation: nil)
     }

@@ -1,3 +1,4 @@
+import ClosureKit
 import Dispatch
 import Synchronization
 
@@ -103,11 +104,11 @@ struct XMLEventHandOver {
 /// Effects (resuming the consumer, waking the parse) run after the lock is released.
 final class XMLEventChannel: Sendable {
   /// Events in one batch, at most.
-  static let batchEvents = 1_024
+  static let batchEvents = 4_096
   /// Bytes of text (names, attribute values, character data) in one batch, about at most.
   static let batchBytes = 1 << 20
 
-  private let state = Mutex(XMLEventHandOver())
+  private let state = Locked(XMLEventHandOver())
   /// Signalled once for each time the parse was told to ``XMLEventHandOver/HandOverAction/wait``.
   /// Created at 0: libdispatch traps when a semaphore is deallocated below its initial value.
   private let parseWakeUp = DispatchSemaphore(value: 0)
@@ -146,10 +147,10 @@ final class XMLEventChannel: Sendable {
     consumer?.resume()
   }
 
-  /// Replaces the consumed events of `buffer` with the next batch (never empty) and returns `true`,
-  /// or returns `false` at the end; throws the parse's error once.
+  /// Replaces the empty `buffer` with the next batch (never empty) and returns `true`, or returns
+  /// `false` at the end; throws the parse's error once.
   func refill(_ buffer: inout [XMLEvent], isolation actor: isolated (any Actor)? = #isolation) async throws -> Bool {
-    buffer.removeAll(keepingCapacity: true)
+    assert(buffer.isEmpty, "a batch was replaced before all its events were returned")
     while true {
       if Task.isCancelled { cancel() }
       switch state.withLock({ $0.take(into: &buffer) }) {
@@ -174,10 +175,25 @@ final class XMLEventChannel: Sendable {
 
 /// Cancels the channel when the last copy of the sequence and its iterator are gone, so that
 /// dropping the sequence or breaking out of the loop stops the parse.
+@usableFromInline
 final class XMLEventConsumerLifetime: Sendable {
   let channel: XMLEventChannel
 
   init(_ channel: XMLEventChannel) { self.channel = channel }
+
+  /// The iterator's slow path, when `buffer` is empty: takes the next batch into it, in reverse
+  /// order, and returns its first event; `nil` at the end.
+  @usableFromInline
+  func next(refilling buffer: inout [XMLEvent], isolation actor: isolated (any Actor)?) async throws -> XMLEvent? {
+    guard try await channel.refill(&buffer, isolation: actor) else {
+      buffer = []
+      return nil
+    }
+    // Reversed through the buffer pointer, whose swaps move the events; `Array.reverse()` copies
+    // each (a retain and a release of every string it holds).
+    buffer.withUnsafeMutableBufferPointer { $0.reverse() }
+    return buffer.popLast()
+  }
 
   deinit { channel.cancel() }
 }
@@ -187,8 +203,11 @@ final class XMLEventConsumerLifetime: Sendable {
 /// Used only by the parse's thread, in the closures of the parse's handlers.
 final class XMLEventBatcher {
   let channel: XMLEventChannel
-  private var batch: [XMLEvent] = []
-  private var bytes = 0
+  // Only the parse's thread touches these, and never re-entrantly (a handler does not call back
+  // into the batcher), so no access can overlap: the per-access dynamic exclusivity check that a
+  // class's stored property gets is left out.
+  @exclusivity(unchecked) private var batch: [XMLEvent] = []
+  @exclusivity(unchecked) private var bytes = 0
 
   init(_ channel: XMLEventChannel) {
     self.channel = channel
@@ -196,7 +215,7 @@ final class XMLEventBatcher {
   }
 
   /// Adds `event`, whose text is about `size` bytes; throws `Stop` when the consumer is gone.
-  func add(_ event: XMLEvent, size: Int = 0) throws {
+  func add(_ event: consuming XMLEvent, size: Int = 0) throws {
     if channel.isCancelled { throw XMLParserHandlers.Stop() }
     batch.append(event)
     bytes &+= size
