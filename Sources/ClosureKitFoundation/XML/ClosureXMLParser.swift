@@ -156,6 +156,7 @@ public enum ClosureXMLParser {
   public static func events(in data: Data, processingNamespaces: Bool = false) -> XMLEventSequence {
     let channel = XMLEventChannel()
     let thread = Thread {
+      defer { channel.parseDidEnd() }
       let batcher = XMLEventBatcher(channel)
       let handlers = XMLParserHandlers(
         didStartDocument: { try batcher.add(.startDocument) },

@@ -115,8 +115,20 @@ final class XMLEventChannel: Sendable {
   /// Set with ``XMLEventHandOver/isCancelled``, read without the lock by the parse.
   private let cancelled = Atomic(false)
 
+  /// Set by the parse's thread as it ends, whatever the outcome (read by the tests).
+  private let parseEnded = Atomic(false)
+
   /// Whether the consumer stopped; the parse checks it before each event.
   var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+  /// Whether the parse's thread has finished its work.
+  var hasParseEnded: Bool { parseEnded.load(ordering: .acquiring) }
+
+  /// Whether the parse is blocked until the consumer takes the batch that waits (read by the tests).
+  var isParseWaiting: Bool { state.withLock { $0.parseWaits } }
+
+  /// Called by the parse's thread last.
+  func parseDidEnd() { parseEnded.store(true, ordering: .releasing) }
 
   /// Hands `batch` over (it is left empty), blocking while another batch waits; `false` when the
   /// consumer is gone and the parse should stop.
