@@ -34,16 +34,3 @@ extension Event {
     handlerValues(bufferingPolicy: bufferingPolicy) { addHandler($0) }
   }
 }
-
-/// Finishes an `AsyncStream` when the handler that feeds it is released (the event is gone).
-final class StreamFinisher<Element: Sendable>: Sendable {
-  let continuation: AsyncStream<Element>.Continuation
-
-  init(_ continuation: AsyncStream<Element>.Continuation) {
-    self.continuation = continuation
-  }
-
-  deinit {
-    continuation.finish()
-  }
-}
