@@ -2,19 +2,28 @@ import ClosureKit
 import ClosureKitFoundation
 import Foundation
 
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
 
-// The async forms against their callback forms and against AsyncStream (issue 29). Each table's
-// rows are measured in interleaved rounds and report their fastest round, as the event tables do.
+// The async forms against their callback forms and against AsyncStream (issue 29): suite `async`
+// (XML events), suite `async-values` (values, changes, lines). Each table's rows are measured in
+// interleaved rounds and report their fastest round, as the event tables do.
 
 let asyncFormsSuite = Suite(name: "async") {
   (await xmlEventsTable(megabytes: 10, rounds: 7)).print()
   (await xmlEventsTable(megabytes: 100, rounds: 3)).print()
   xmlEventsPeakMemoryBenchmark(megabytes: 100)
+}
+
+/// `Event.values` and `Observed.changes()` against `AsyncStream`, and `lines` against a callback.
+let asyncValuesSuite = Suite(name: "async-values") {
   (await valuesDrainTable(rounds: 31)).print()
   (await valuesPingPongTable(rounds: 41)).print()
+  (await linesTable(rounds: 5))?.print()
 }
 
 /// The async rows the regression guard checks, printed as `guard <key> <ratio>`.
@@ -148,8 +157,25 @@ func xmlEventsPeakProbe(_ variant: String, _ url: URL) async {
 /// 10,000 values sent before the consumer runs, then drained: time per element of the drain.
 func valuesDrainTable(rounds: Int) async -> Table {
   let count = 10_000
-  var best = [Double](repeating: .infinity, count: 2)
+  var best = [Double](repeating: .infinity, count: 3)
   for _ in 0..<rounds {
+    do {
+      let box = Observed(0)
+      let changes = box.changes()
+      for value in 0..<count { box.value = value }
+      best[2] = min(
+        best[2],
+        await wallNanoseconds {
+          var sum = 0
+          var received = 0
+          for await change in changes {
+            sum &+= change.newValue!
+            received += 1
+            if received == count { break }
+          }
+          blackHole(sum)
+        })
+    }
     do {
       let (stream, continuation) = AsyncStream.makeStream(of: Int.self)
       for value in 0..<count { continuation.yield(value) }
@@ -168,6 +194,7 @@ func valuesDrainTable(rounds: Int) async -> Table {
     unit: "ns/element")
   table.add("AsyncStream", best[0] / Double(count), baseline: true)
   table.add("Event.values", best[1] / Double(count))
+  table.add("Observed.changes() (10,000 writes)", best[2] / Double(count))
   return table
 }
 
@@ -279,5 +306,94 @@ let profileXMLEventsSuite = Suite(name: "profile-xml-events") {
       }.value
     }
     blackHole(count.elements)
+  }
+}
+
+/// The lines of a 50 MB body from the loopback server (`/lines/N`, `line i\n`): `bytes(for:).lines`
+/// against the same bytes split by hand in a `dataTask`'s data closure, each line made a `String`
+/// and its UTF-8 length summed by both. Wall time, fastest of `rounds` interleaved rounds.
+func linesTable(rounds: Int) async -> Table? {
+  let server: LoopbackServer
+  do {
+    server = try LoopbackServer()
+  } catch {
+    print("async: cannot start the loopback server: \(error)")
+    return nil
+  }
+  defer { server.stop() }
+  let lines = 4_000_000
+  let url = server.url("/lines/\(lines)")
+  let session = ClosureURLSession(configuration: .ephemeral)
+  defer { session.finishTasksAndInvalidate() }
+  var best = [Double](repeating: .infinity, count: 2)
+  var totals: [Int] = []
+  for _ in 0..<rounds {
+    best[0] = min(
+      best[0],
+      await wallNanoseconds {
+        let total: Int? = try? await withCheckedThrowingContinuation { continuation in
+          // Touched only by the task's data closure, which URLSession calls one at a time.
+          let splitter = LineSplitter()
+          session.dataTask(
+            with: URLRequest(url: url),
+            handlers: URLTaskHandlers(
+              data: { chunk in splitter.feed(chunk) },
+              completion: { result in
+                switch result {
+                case .success: continuation.resume(returning: splitter.finish())
+                case .failure(let error): continuation.resume(throwing: error)
+                }
+              }
+            )
+          ).resume()
+        }
+        totals.append(total ?? -1)
+      })
+    best[1] = min(
+      best[1],
+      await wallNanoseconds {
+        var total = 0
+        do {
+          let (bytes, _) = try await session.bytes(for: URLRequest(url: url))
+          for try await line in bytes.lines { total &+= line.utf8.count &+ 1 }
+        } catch {
+          total = -1
+        }
+        totals.append(total)
+      })
+  }
+  precondition(Set(totals).count == 1 && totals[0] > 0, "the two ways read different lines: \(Set(totals))")
+  var table = Table(
+    "the lines of a \(totals[0] / 1_000_000) MB body over loopback (wall time, fastest of \(rounds) interleaved rounds)",
+    unit: "ms")
+  table.add("dataTask + data closure, split by hand", best[0] / 1e6, baseline: true)
+  table.add("bytes(for:).lines, for try await", best[1] / 1e6)
+  return table
+}
+
+/// Splits chunks into lines at `\n`, makes each a `String` and sums their lengths plus one.
+///
+/// `@unchecked Sendable`: URLSession calls a task's data closure serially, and `finish()` runs in
+/// its completion closure, after the last.
+final class LineSplitter: @unchecked Sendable {
+  var pending: [UInt8] = []
+  var total = 0
+
+  func feed(_ chunk: Data) {
+    chunk.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) in
+      var start = 0
+      for index in 0..<bytes.count where bytes[index] == 0x0A {
+        pending.append(contentsOf: bytes[start..<index])
+        total &+= String(decoding: pending, as: UTF8.self).utf8.count &+ 1
+        pending.removeAll(keepingCapacity: true)
+        start = index + 1
+      }
+      pending.append(contentsOf: bytes[start...])
+    }
+  }
+
+  func finish() -> Int {
+    if !pending.isEmpty { total &+= String(decoding: pending, as: UTF8.self).utf8.count &+ 1 }
+    return total
   }
 }

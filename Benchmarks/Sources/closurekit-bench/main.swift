@@ -15,6 +15,7 @@ let suites: [Suite] = [
   delegatesSuite,
   networkSuite,
   asyncFormsSuite,
+  asyncValuesSuite,
   guardAsyncSuite,
   profileXMLEventsSuite,
   associatedSuite,
