@@ -14,7 +14,7 @@
 # observed-observe-cancel 0.247 meet their target and have the registration rows' 20 % over it). The memory rows do not vary between runs (±0.1 byte): they are guarded at the level
 # reached plus about 6 %.
 # send-10-work (issue 29: ten handlers that each do an atomic add on a captured counter, against
-# the same closures in an array) measured 1.33 to 1.34 and is guarded at its target plus 10 %.
+# the same closures in an array) measured 1.33 to 1.43 and is guarded at its target plus 10 %.
 # The async rows (issue 29): xml-events-10mb is guarded at its target plus 10 %; values-drain,
 # measured at 0.01 (AsyncStream suspends once per element, Event.values takes every waiting value
 # in one lock round), at 0.10, so that losing the batch path (back to about 1.0) or a lock round per
