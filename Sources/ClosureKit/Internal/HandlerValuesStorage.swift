@@ -12,6 +12,10 @@ struct HandlerValuesState<Element: Sendable> {
   /// ``pending`` are delivered; no new value is kept.
   var isFinished = false
   /// The consumer, suspended until a value or the end arrives (`nil` resumes it at the end).
+  ///
+  /// Unsafe continuation: it is resumed exactly once because ``receive(_:)`` and ``finish()``
+  /// clear this field under the lock as they return it, and only a returned continuation is
+  /// resumed; ``suspend(_:)`` asserts that no other is stored.
   var consumer: UnsafeContinuation<Element?, Never>?
 
   init(policy: AsyncStream<Element>.Continuation.BufferingPolicy) {

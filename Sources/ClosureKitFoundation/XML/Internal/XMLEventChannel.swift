@@ -1,5 +1,6 @@
 import ClosureKit
 import Dispatch
+import Foundation
 import Synchronization
 
 /// The hand-over between a parse, which runs on a thread of its own, and the one consumer of its
@@ -19,6 +20,10 @@ struct XMLEventHandOver {
   /// stops at its next event and nothing more is delivered.
   var isCancelled = false
   /// The consumer, suspended until a batch, the end or a cancellation arrives.
+  ///
+  /// Unsafe continuation: it is resumed exactly once because every transition that returns it
+  /// also clears this field under the lock, and only a returned continuation is resumed;
+  /// ``suspend(_:)`` asserts that no other is stored.
   var consumer: UnsafeContinuation<Void, Never>?
   /// Whether the parse is blocked on its semaphore until the consumer takes ``ready``.
   var parseWaits = false
@@ -221,6 +226,11 @@ final class XMLEventBatcher {
   @exclusivity(unchecked) private var batch: [XMLEvent] = []
   @exclusivity(unchecked) private var bytes = 0
 
+  #if DEBUG
+    /// The parse's thread, the only one allowed to use the batcher (checked in debug builds).
+    private let thread = Thread.current
+  #endif
+
   init(_ channel: XMLEventChannel) {
     self.channel = channel
     batch.reserveCapacity(XMLEventChannel.batchEvents)
@@ -228,6 +238,9 @@ final class XMLEventBatcher {
 
   /// Adds `event`, whose text is about `size` bytes; throws `Stop` when the consumer is gone.
   func add(_ event: consuming XMLEvent, size: Int = 0) throws {
+    #if DEBUG
+      assert(Thread.current === thread, "an XMLEventBatcher used off its parse's thread")
+    #endif
     if channel.isCancelled { throw XMLParserHandlers.Stop() }
     batch.append(event)
     bytes &+= size
