@@ -73,6 +73,25 @@ import Testing
     #expect(await eventually { channel.hasParseEnded })
   }
 
+  @Test func breakingOutOfTheLoopStopsTheParseWhileTheSequenceIsKept() async throws {
+    let events = XMLParser.events(in: document(items: 200_000))
+    var seen = 0
+    for try await _ in events {
+      seen += 1
+      if seen == 3 { break }
+    }
+    #expect(await eventually { events.lifetime.channel.hasParseEnded })
+  }
+
+  @Test func droppingTheSequenceWhileItsIteratorRunsDoesNotStopTheParse() async throws {
+    var events: XMLEventSequence? = XMLParser.events(in: document(items: 20_000))
+    var iterator = events!.makeAsyncIterator()
+    events = nil
+    var count = 0
+    while try await iterator.next() != nil { count += 1 }
+    #expect(count == 3 * 20_000 + 4)
+  }
+
   @Test func droppingAnUnreadSequenceStopsTheParse() async {
     var events: XMLEventSequence? = XMLParser.events(in: document(items: 200_000))
     let channel = events!.lifetime.channel

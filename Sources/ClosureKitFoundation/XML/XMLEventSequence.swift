@@ -14,7 +14,8 @@
 /// document does not pile up in memory.
 ///
 /// > Important: One iteration per sequence. Ending the iteration (`break`, an error thrown by the
-/// > loop body, or cancelling its task) stops the parse at its next event; the parse's thread ends.
+/// > loop body, or cancelling its task), or dropping a sequence never iterated, stops the parse at
+/// > its next event; the parse's thread ends.
 /// > A cancelled iteration still returns the events already in the iterator's buffer, then `nil`.
 public struct XMLEventSequence: AsyncSequence, Sendable {
   /// Each element is one SAX event.
@@ -40,7 +41,7 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
   ///
   /// - Returns: The iterator; use one per sequence.
   public func makeAsyncIterator() -> Iterator {
-    Iterator(lifetime: lifetime)
+    Iterator(iteration: XMLEventIteration(lifetime))
   }
 
   /// Iterates the events.
@@ -50,14 +51,14 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
   /// while let event = try await iterator.next() { print(event) }
   /// ```
   public struct Iterator: AsyncIteratorProtocol {
-    /// The shared state, kept alive with the sequence's lifetime object.
-    @usableFromInline let lifetime: XMLEventConsumerLifetime
+    /// The shared state; its end stops the parse.
+    @usableFromInline let iteration: XMLEventIteration
     /// The rest of the batch being returned, in reverse order: the next event is the last, so
     /// that it is moved out, not copied.
     @usableFromInline var buffer: [XMLEvent] = []
 
-    init(lifetime: XMLEventConsumerLifetime) {
-      self.lifetime = lifetime
+    init(iteration: XMLEventIteration) {
+      self.iteration = iteration
     }
 
     /// The next event: from the iterator's buffer, or from the next batch of the parse, waiting
@@ -75,7 +76,7 @@ public struct XMLEventSequence: AsyncSequence, Sendable {
     public mutating func next(isolation actor: isolated (any Actor)?) async throws -> XMLEvent? {
       // The fast path, inlined into the consumer: an event of a batch taken in one lock round.
       if let event = buffer.popLast() { return event }
-      return try await lifetime.next(refilling: &buffer, isolation: actor)
+      return try await iteration.next(refilling: &buffer, isolation: actor)
     }
 
     /// The next event, waiting for the parse to produce it.

@@ -190,19 +190,32 @@ final class XMLEventChannel: Sendable {
   }
 }
 
-/// Cancels the channel when the last copy of the sequence and its iterator are gone, so that
-/// dropping the sequence or breaking out of the loop stops the parse.
-@usableFromInline
+/// Cancels the channel when the last copy of the sequence is gone and no iterator keeps it, so
+/// that dropping a sequence never iterated stops the parse.
 final class XMLEventConsumerLifetime: Sendable {
   let channel: XMLEventChannel
 
   init(_ channel: XMLEventChannel) { self.channel = channel }
 
+  deinit { channel.cancel() }
+}
+
+/// One iteration of a sequence: cancels the channel when the iterator (and every copy of it) is
+/// gone, so that breaking out of the loop stops the parse even while the sequence is kept. It
+/// keeps the sequence's lifetime, so dropping the sequence during the iteration does not.
+@usableFromInline
+final class XMLEventIteration: Sendable {
+  let lifetime: XMLEventConsumerLifetime
+
+  init(_ lifetime: XMLEventConsumerLifetime) { self.lifetime = lifetime }
+
+  deinit { lifetime.channel.cancel() }
+
   /// The iterator's slow path, when `buffer` is empty: takes the next batch into it, in reverse
   /// order, and returns its first event; `nil` at the end.
   @usableFromInline
   func next(refilling buffer: inout [XMLEvent], isolation actor: isolated (any Actor)?) async throws -> XMLEvent? {
-    guard try await channel.refill(&buffer, isolation: actor) else {
+    guard try await lifetime.channel.refill(&buffer, isolation: actor) else {
       buffer = []
       return nil
     }
@@ -211,8 +224,6 @@ final class XMLEventConsumerLifetime: Sendable {
     buffer.withUnsafeMutableBufferPointer { $0.reverse() }
     return buffer.popLast()
   }
-
-  deinit { channel.cancel() }
 }
 
 /// The parse's side: collects events into a batch and hands it over when it is full.
