@@ -37,6 +37,10 @@ let logFile: Int32 = 2
 // MARK: Sources/ClosureKit/Event+AsyncSequence.swift
 let scrolled = Event<Double>()
 
+// MARK: Sources/ClosureKit/HandlerValues.swift
+let event = Event<Int>()
+var iterator = event.values.makeAsyncIterator()
+
 // MARK: Sources/ClosureKit/Event+MainActor.swift
 let renamed = Event<String>()
 

@@ -11,7 +11,7 @@ extension Event {
   /// > Important: Registration happens when you read the property, so payloads sent before the
   /// > loop starts are buffered. Cancelling the consuming task, or dropping the sequence, removes
   /// > the registration; the sequence finishes when the event is deallocated.
-  public var values: AsyncStream<Payload> {
+  public var values: HandlerValues<Payload> {
     values(bufferingPolicy: .unbounded)
   }
 
@@ -30,20 +30,7 @@ extension Event {
   /// > Important: Same rules as ``values``. Each call makes a new, independent registration.
   public func values(
     bufferingPolicy: AsyncStream<Payload>.Continuation.BufferingPolicy
-  ) -> AsyncStream<Payload> {
-    handlerStream(bufferingPolicy: bufferingPolicy) { addHandler($0) }
-  }
-}
-
-/// Finishes an `AsyncStream` when the handler that feeds it is released (the event is gone).
-final class StreamFinisher<Element: Sendable>: Sendable {
-  let continuation: AsyncStream<Element>.Continuation
-
-  init(_ continuation: AsyncStream<Element>.Continuation) {
-    self.continuation = continuation
-  }
-
-  deinit {
-    continuation.finish()
+  ) -> HandlerValues<Payload> {
+    handlerValues(bufferingPolicy: bufferingPolicy) { addHandler($0) }
   }
 }

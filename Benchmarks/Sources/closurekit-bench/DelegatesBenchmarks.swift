@@ -164,7 +164,7 @@ func peakInChildProcess(_ variant: String, _ url: URL) -> Double {
 }
 
 /// The child-process side of ``peakInChildProcess(_:_:)``: parses the file, prints its peak in MB.
-func xmlPeakProbe(_ variant: String, _ path: String) {
+func xmlPeakProbe(_ variant: String, _ path: String) async {
   let url = URL(fileURLWithPath: path)
   let tally = SAXTally()
   switch variant {
@@ -180,6 +180,8 @@ func xmlPeakProbe(_ variant: String, _ path: String) {
     let handlers = XMLParserHandlers(
       didStartElement: { _, _, _, _ in tally.elements &+= 1 }, foundCharacters: { tally.characters &+= $0.utf8.count })
     guard (try? ClosureXMLParser.parse(contentsOf: url, handlers: handlers)) == .finished else { exit(1) }
+  case "holding", "events":
+    await xmlEventsPeakProbe(variant, url)
   default:
     exit(1)
   }

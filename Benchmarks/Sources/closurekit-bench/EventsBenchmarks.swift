@@ -1,10 +1,12 @@
 import ClosureKit
 import Foundation
+import Synchronization
 
 let eventsSuite = Suite(name: "events") {
   for handlers in [1, 10, 100] {
     sendBenchmark(handlers: handlers)
   }
+  sendWithWorkTable().print()
   await asyncStreamBenchmark()
   registrationBenchmark()
   diagnosticsBenchmark()
@@ -47,6 +49,34 @@ func sendTable(handlers: Int, rounds: Int = 61, withNotificationCenter: Bool = t
   if withNotificationCenter { table.add("NotificationCenter.post", times[2]) }
   for observer in observers { center.removeObserver(observer) }
   blackHole(counter.value)
+  return table
+}
+
+/// The counter of ``sendWithWorkTable(rounds:)``'s handlers, captured by each.
+final class AtomicCounter: Sendable {
+  let value = Atomic<Int>(0)
+}
+
+/// `send` to 10 handlers that each do a little work, an atomic add (issue 29's held-out workload),
+/// against the same closures called from a plain array, interleaved.
+func sendWithWorkTable(rounds: Int = 61) -> Table {
+  let iterations = 2_000
+  let counter = AtomicCounter()
+  let closures: [@Sendable (Int) -> Void] = (0..<10).map { _ in
+    { counter.value.add($0, ordering: .relaxed) }
+  }
+  let event = Event<Int>()
+  for _ in 0..<10 { event.addHandler { counter.value.add($0, ordering: .relaxed) } }
+  let times = interleavedMinimum(
+    rounds: rounds,
+    [
+      (iterations, { for closure in closures { closure(1) } }),
+      (iterations, { event.send(1) }),
+    ])
+  var table = Table("send to 10 handlers, each an atomic add (fastest of \(rounds) interleaved rounds)")
+  table.add("plain [closure] loop", times[0], baseline: true)
+  table.add("Event.send", times[1])
+  blackHole(counter.value.load(ordering: .relaxed))
   return table
 }
 

@@ -19,6 +19,9 @@ let guardSuite = Suite(name: "guard") {
     table.print()
     print("guard send-\(handlers) \(table.ratio(of: "Event.send"))")
   }
+  let withWork = sendWithWorkTable()
+  withWork.print()
+  print("guard send-10-work \(withWork.ratio(of: "Event.send"))")
   printRegistrationGuardRows(registrationTable())
   let observed = observedWriteTable(rounds: 61, iterations: 25_000)
   observed.print()

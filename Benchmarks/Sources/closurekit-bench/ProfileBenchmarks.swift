@@ -39,7 +39,16 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
 }
 
 /// Not a table: a send to one immediate handler, in a loop, for a profiler. Not run by default.
+/// `--work`: to 10 handlers that each do an atomic add on a captured counter (the `send-10-work` row).
 let profileSendSuite = Suite(name: "profile-send") {
+  if CommandLine.arguments.contains("--work") {
+    let counter = AtomicCounter()
+    let event = Event<Int>()
+    for _ in 0..<10 { event.addHandler { counter.value.add($0, ordering: .relaxed) } }
+    for value in 0..<2_000_000 { event.send(value) }
+    blackHole(counter.value.load(ordering: .relaxed))
+    return
+  }
   let counter = Counter()
   let event = Event<Int>()
   event.addHandler { counter.value &+= $0 }

@@ -14,6 +14,10 @@ let suites: [Suite] = [
   timersLoadSuite,
   delegatesSuite,
   networkSuite,
+  asyncFormsSuite,
+  asyncValuesSuite,
+  guardAsyncSuite,
+  profileXMLEventsSuite,
   associatedSuite,
   dialogsSuite,
 ]
@@ -22,7 +26,7 @@ let requested = Set(CommandLine.arguments.dropFirst().filter { !$0.hasPrefix("--
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "--memory" {
   memoryProbe(CommandLine.arguments[2])
 } else if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--xml-peak" {
-  xmlPeakProbe(CommandLine.arguments[2], CommandLine.arguments[3])
+  await xmlPeakProbe(CommandLine.arguments[2], CommandLine.arguments[3])
 } else if CommandLine.arguments.contains("--help") {
   print("closurekit-bench [suite ...]; suites: \(suites.map(\.name).joined(separator: ", "))")
 } else {

@@ -10,19 +10,3 @@ func bindingOwner<Owner: AnyObject & Sendable, Argument>(
     handler(owner, argument)
   }
 }
-
-/// An `AsyncStream` fed by the handler that `register` registers: the stream's termination
-/// (consumer cancelled, stream dropped) cancels the registration, and the end of the registration
-/// (its source is gone, so the handler is released) finishes the stream.
-func handlerStream<Element: Sendable>(
-  bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded,
-  register: (_ handler: @escaping @Sendable (Element) -> Void) -> Subscription
-) -> AsyncStream<Element> {
-  let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: bufferingPolicy)
-  let finisher = StreamFinisher(continuation)
-  let subscription = register { element in
-    finisher.continuation.yield(element)
-  }
-  continuation.onTermination = { _ in subscription.cancel() }
-  return stream
-}

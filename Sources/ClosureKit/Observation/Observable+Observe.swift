@@ -111,7 +111,7 @@ extension Observable where Self: AnyObject & Sendable {
   public func changes<Value: Sendable>(
     of keyPath: any KeyPath<Self, Value> & Sendable,
     options: ObservationOptions = [.new]
-  ) -> AsyncStream<Change<Value>> {
-    handlerStream { observe(keyPath, options: options, $0) }
+  ) -> HandlerValues<Change<Value>> {
+    handlerValues { observe(keyPath, options: options, $0) }
   }
 }

@@ -114,7 +114,7 @@ extension Observable where Self: AnyObject & Sendable {
   public func changes<Value: Sendable>(
     of keyPath: KeyPath<Self, Value>,
     options: ObservationOptions = [.new]
-  ) -> AsyncStream<Change<Value>> {
-    handlerStream { observe(keyPath, options: options, $0) }
+  ) -> HandlerValues<Change<Value>> {
+    handlerValues { observe(keyPath, options: options, $0) }
   }
 }

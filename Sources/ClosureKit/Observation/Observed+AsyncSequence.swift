@@ -16,7 +16,7 @@ extension Observed {
   /// > Important: The registration is made by this call, so writes made before the loop starts
   /// > are buffered, in write order. Cancelling the consuming task, or dropping the sequence,
   /// > removes the registration; the sequence finishes when the box is deallocated.
-  public func changes(options: ObservationOptions = [.new]) -> AsyncStream<Change<Value>> {
-    handlerStream { observe(options: options, $0) }
+  public func changes(options: ObservationOptions = [.new]) -> HandlerValues<Change<Value>> {
+    handlerValues { observe(options: options, $0) }
   }
 }

@@ -154,41 +154,42 @@ public enum ClosureXMLParser {
   /// > events ahead of the consumer. Ending the iteration (`break`, or cancelling its task) or
   /// > dropping the sequence stops the parse at its next event.
   public static func events(in data: Data, processingNamespaces: Bool = false) -> XMLEventSequence {
-    let (stream, continuation) = AsyncThrowingStream<XMLEvent, any Error>.makeStream()
-    // Created at 0 and then given its credits: libdispatch traps when a semaphore is deallocated
-    // with a value below its initial one, which is how a parse that ran ahead leaves it.
-    let credits = DispatchSemaphore(value: 0)
-    for _ in 0..<XMLEventSequence.bufferLimit { credits.signal() }
-    continuation.onTermination = { _ in credits.signal() }  // wakes a parse waiting for credit
+    let channel = XMLEventChannel()
     let thread = Thread {
-      func yield(_ event: XMLEvent) throws {
-        credits.wait()
-        if case .terminated = continuation.yield(event) { throw XMLParserHandlers.Stop() }
-      }
+      defer { channel.parseDidEnd() }
+      let batcher = XMLEventBatcher(channel)
       let handlers = XMLParserHandlers(
-        didStartDocument: { try yield(.startDocument) },
-        didEndDocument: { try yield(.endDocument) },
+        didStartDocument: { try batcher.add(.startDocument) },
+        didEndDocument: { try batcher.add(.endDocument) },
         didStartElement: { name, namespaceURI, qualifiedName, attributes in
-          try yield(
-            .startElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName, attributes: attributes))
+          var size = name.utf8.count
+          for (key, value) in attributes { size &+= key.utf8.count &+ value.utf8.count }
+          try batcher.add(
+            .startElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName, attributes: attributes),
+            size: size)
         },
         didEndElement: { name, namespaceURI, qualifiedName in
-          try yield(.endElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName))
+          try batcher.add(
+            .endElement(name: name, namespaceURI: namespaceURI, qualifiedName: qualifiedName), size: name.utf8.count)
         },
-        foundCharacters: { try yield(.characters($0)) },
-        foundCDATA: { try yield(.cdata($0)) },
-        foundComment: { try yield(.comment($0)) },
-        foundProcessingInstruction: { try yield(.processingInstruction(target: $0, data: $1)) }
+        foundCharacters: { try batcher.add(.characters($0), size: $0.utf8.count) },
+        foundCDATA: { try batcher.add(.cdata($0), size: $0.count) },
+        foundComment: { try batcher.add(.comment($0), size: $0.utf8.count) },
+        foundProcessingInstruction: { try batcher.add(.processingInstruction(target: $0, data: $1)) }
       )
+      let result: Result<Void, any Error>
       do {
         try parse(data, processingNamespaces: processingNamespaces, handlers: handlers)
-        continuation.finish()
+        result = .success(())
       } catch {
-        continuation.finish(throwing: error)
+        result = .failure(error)
       }
+      // The events before the end or the error; a consumer that is gone is told nothing more.
+      guard (try? batcher.flush()) != nil else { return }
+      channel.finish(result)
     }
     thread.name = "ClosureKit.XMLParser.events"
     thread.start()
-    return XMLEventSequence(stream: stream, credits: credits)
+    return XMLEventSequence(lifetime: XMLEventConsumerLifetime(channel))
   }
 }
