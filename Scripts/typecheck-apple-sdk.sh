@@ -24,9 +24,10 @@
 # headers (Apple's toolchains ship them), so Scripts/apple-sdk/Dispatch.apinotes gives its object
 # classes their Swift names; the resource directory links the toolchain's clang, shims and host
 # folders but not Linux's dispatch module map. If the compiler crashes on a file's bodies with
-# that older standard library (today: `consume` of a copyable value, whose check looks up a
-# `Copyable` protocol Swift 5.8's standard library lacks), the script says so and checks that
-# file's declarations only. See the README's "Platforms" section for what this proves.
+# that older standard library (it did on `consume` of a copyable parameter, whose check looks up a
+# `Copyable` protocol Swift 5.8's standard library lacks; none crashes today), the script says so
+# and checks that file's declarations only. See the README's "Platforms" section for what this
+# proves.
 #
 # Usage: Scripts/typecheck-apple-sdk.sh SDK_DIR (prints what it checked; exits non-zero on failure)
 set -euo pipefail

@@ -654,8 +654,11 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
         site: site
       )
     }
+    // `delivery`'s last use, so it is moved without `consume`; spelled `consume delivery`, the
+    // Swift 6.3 compiler crashes type-checking this against iPhoneOS16.5.sdk's standard library
+    // (Scripts/typecheck-apple-sdk.sh), which lacks the `Copyable` protocol the check looks up.
     return register(
-      DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: consume delivery),
+      DeliveryNode<Payload, Tag>(list: self, tag: tag, flags: flags, delivery: delivery),
       handler: ErasableHandler(handler).erased,
       site: site
     )
@@ -673,7 +676,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
   ) -> Subscription {
     let flags = once ? NodeBits.once : 0
     return register(
-      OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: consume delivery),
+      OwnedNode<Owner, Payload, Tag>(list: self, tag: tag, flags: flags, owner: owner, delivery: delivery),
       handler: ErasableOwnedHandler(handler).erased,
       site: site
     )
