@@ -4,7 +4,7 @@
 // compatibility `pthread_create`, whose start routine takes a non-optional
 // `UnsafeMutableRawPointer` (`swift-synthesize-interface` on iPhoneOS16.5.sdk's Darwin prints it;
 // Scripts/compare-stubs.sh checks the stub against it). ClosureKit's Darwin branch did this before
-// issue 26; Tests/AppleSDK/NegativeControl holds the same control for the real SDK.
+// issue 26. Scripts/typecheck-apple-sdk.sh runs this control against the real SDK too.
 // expected-error: cannot force unwrap value of non-optional type 'UnsafeMutableRawPointer'
 #if canImport(Darwin)
   import Darwin
