@@ -66,7 +66,8 @@
     ///
     /// > Important: Main actor. Answers exactly once and dismisses the composer exactly once, as
     /// > ``present(from:animated:handler:)`` does.
-    public func present(from viewController: UIViewController, animated: Bool = true) async throws -> MFMailComposeResult
+    public func present(from viewController: UIViewController, animated: Bool = true) async throws
+      -> MFMailComposeResult
     {
       try Task.checkCancellation()
       let previous = mailComposeDelegate

@@ -61,7 +61,8 @@
     ///
     /// > Important: Main actor. Answers exactly once and dismisses the composer exactly once, as
     /// > ``present(from:animated:handler:)`` does.
-    public func present(from viewController: UIViewController, animated: Bool = true) async throws -> MessageComposeResult
+    public func present(from viewController: UIViewController, animated: Bool = true) async throws
+      -> MessageComposeResult
     {
       try Task.checkCancellation()
       let previous = messageComposeDelegate

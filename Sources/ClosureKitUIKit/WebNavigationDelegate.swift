@@ -32,7 +32,8 @@
       didSet { forwarding.reinstall(self) }
     }
     /// Told when a main-frame navigation starts (WebKit's provisional navigation).
-    public var didStartProvisionalNavigation: (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?) -> Void)? {
+    public var didStartProvisionalNavigation: (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?) -> Void)?
+    {
       didSet { forwarding.reinstall(self) }
     }
     /// Told when a main-frame navigation finished.
@@ -73,7 +74,9 @@
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
     private func hasClosure(for selector: Selector) -> Bool? {
       switch selector {
-      case #selector((any WKNavigationDelegate).webView(_:decidePolicyFor:decisionHandler:)):
+      // This class's own method: the protocol has two `webView(_:decidePolicyFor:decisionHandler:)`
+      // (for a navigation action and for a navigation response), so naming it there is ambiguous.
+      case #selector(WebNavigationDelegate.webView(_:decidePolicyFor:decisionHandler:)):
         decidePolicy != nil
       case #selector((any WKNavigationDelegate).webView(_:didStartProvisionalNavigation:)):
         didStartProvisionalNavigation != nil
@@ -229,7 +232,8 @@
     ///   - error: Why it failed.
     ///
     /// > Important: Called by WebKit on the main thread; it checks that it runs on the main actor.
-    public nonisolated func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error) {
+    public nonisolated func webView(_ webView: WKWebView, didFail navigation: WKNavigation!, withError error: any Error)
+    {
       let navigation = MainThreadBox(navigation as WKNavigation?)
       MainActor.assumeIsolated {
         didFail?(webView, navigation.value, error)

@@ -35,7 +35,8 @@
     }
 
     /// Retains `delegate` (already set as the composer's delegate) and presents the composer.
-    func start(_ composer: UIViewController, delegate: AnyObject, from viewController: UIViewController, animated: Bool) {
+    func start(_ composer: UIViewController, delegate: AnyObject, from viewController: UIViewController, animated: Bool)
+    {
       self.composer = composer
       self.animated = animated
       keepAlive.retain(delegate)

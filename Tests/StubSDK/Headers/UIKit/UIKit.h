@@ -322,7 +322,9 @@ NS_SWIFT_UI_ACTOR
 - (BOOL)presentationControllerShouldDismiss:(UIPresentationController *)presentationController;
 - (void)presentationControllerWillDismiss:(UIPresentationController *)presentationController;
 - (void)presentationControllerDidDismiss:(UIPresentationController *)presentationController;
-- (void)presentationControllerDidAttemptToDismiss:(UIPresentationController *)presentationController;
+// UIKit.apinotes (iPhoneOS16.5.sdk) gives it this Swift name.
+- (void)presentationControllerDidAttemptToDismiss:(UIPresentationController *)presentationController
+    NS_SWIFT_NAME(presentationControllerDidAttemptToDismiss(_:));
 @end
 
 // UIPresentationController.h (iPhoneOS16.5.sdk): the popover controller's superclass.
@@ -336,7 +338,9 @@ NS_SWIFT_UI_ACTOR
 NS_SWIFT_UI_ACTOR
 @protocol UIPopoverPresentationControllerDelegate <UIAdaptivePresentationControllerDelegate>
 @optional
-- (void)prepareForPopoverPresentation:(UIPopoverPresentationController *)popoverPresentationController;
+// UIKit.apinotes (iPhoneOS16.5.sdk) gives it this Swift name.
+- (void)prepareForPopoverPresentation:(UIPopoverPresentationController *)popoverPresentationController
+    NS_SWIFT_NAME(prepareForPopoverPresentation(_:));
 @end
 
 NS_SWIFT_UI_ACTOR

@@ -31,11 +31,22 @@ typedef NS_ENUM(NSInteger, WKNavigationType) {
 @interface WKWebViewConfiguration : NSObject
 @end
 
+// WKNavigationResponse.h: not NS_SWIFT_UI_ACTOR.
+@interface WKNavigationResponse : NSObject
+@property (nonatomic, readonly, getter=isForMainFrame) BOOL forMainFrame;
+@end
+
 // WKNavigationDelegate.h
 typedef NS_ENUM(NSInteger, WKNavigationActionPolicy) {
   WKNavigationActionPolicyCancel,
   WKNavigationActionPolicyAllow,
   WKNavigationActionPolicyDownload,
+};
+
+typedef NS_ENUM(NSInteger, WKNavigationResponsePolicy) {
+  WKNavigationResponsePolicyCancel,
+  WKNavigationResponsePolicyAllow,
+  WKNavigationResponsePolicyDownload,
 };
 
 @class WKWebView;
@@ -47,6 +58,10 @@ typedef NS_ENUM(NSInteger, WKNavigationActionPolicy) {
 - (void)webView:(WKWebView *)webView
     decidePolicyForNavigationAction:(WKNavigationAction *)navigationAction
                     decisionHandler:(void (^)(WKNavigationActionPolicy))decisionHandler NS_SWIFT_ASYNC(3);
+// Its Swift name is the navigation action's: `#selector` on the protocol is ambiguous, as in the SDK.
+- (void)webView:(WKWebView *)webView
+    decidePolicyForNavigationResponse:(WKNavigationResponse *)navigationResponse
+                      decisionHandler:(void (^)(WKNavigationResponsePolicy))decisionHandler NS_SWIFT_ASYNC(3);
 - (void)webView:(WKWebView *)webView didStartProvisionalNavigation:(null_unspecified WKNavigation *)navigation;
 - (void)webView:(WKWebView *)webView
     didFailProvisionalNavigation:(null_unspecified WKNavigation *)navigation
