@@ -7,7 +7,7 @@
   /// first of the composer's finish and the presenting task's cancellation.
   ///
   /// The composer holds its delegate weakly, so the delegate (which owns this session) is kept
-  /// alive by ``keepAlive`` from ``start(_:from:animated:)`` until the handler has run.
+  /// alive by ``keepAlive`` from ``start(_:delegate:from:animated:)`` until the handler has run.
   @MainActor
   final class ComposeSession<Outcome: Sendable> {
     /// The caller's handler; `nil` once called.
