@@ -37,7 +37,7 @@ def strip_ctype(text):
     return re.sub(r'@convention\((\w+), cType: "(?:[^"\\]|\\.)*"\)', r"@convention(\1)", text)
 
 
-MODULES = r"(?:Swift|ObjectiveC|Foundation|Darwin|UIKit|CoreGraphics|CoreFoundation|Dispatch)"
+MODULES = r"(?:Swift|ObjectiveC|Foundation|Darwin|UIKit|CoreGraphics|CoreFoundation|Dispatch|MessageUI|WebKit)"
 
 
 def normalize(text):

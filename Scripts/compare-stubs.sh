@@ -10,10 +10,11 @@
 # the same type are equal). Compared:
 #   Tests/AppleStubs/Darwin (+ Overlays/Darwin.swift)       with the SDK's Darwin
 #   Tests/AppleStubs/ObjectiveC                              with the SDK's ObjectiveC
-#   Tests/StubSDK/Headers ObjectiveC, CoreGraphics, Foundation, UIKit (+ Tests/StubSDK/Overlays)
-#                                                            with the SDK's ObjectiveC, CoreGraphics
+#   Tests/StubSDK/Headers ObjectiveC, CoreGraphics, Foundation, UIKit, MessageUI, WebKit
+#   (+ Tests/StubSDK/Overlays)                               with the SDK's ObjectiveC, CoreGraphics
 #                                                            and CoreFoundation (where the SDK puts
-#                                                            the geometry types), Foundation, UIKit
+#                                                            the geometry types), Foundation, UIKit,
+#                                                            MessageUI, WebKit (with its overlay)
 # Both sides are synthesized for the SDK's target (arm64-apple-ios18.0). The stubs are read
 # against the SDK's standard library alone (a directory holding only its Swift modules), so that no
 # SDK module can stand in for a stub one.
@@ -66,25 +67,32 @@ synthesize() {
 }
 synthesize stub-Darwin -module-name Darwin "${stubSide[@]}" -I "$work/overlays/darwin" -I Tests/AppleStubs/Darwin
 synthesize stub-AppleObjectiveC -module-name ObjectiveC "${stubSide[@]}" -I Tests/AppleStubs/ObjectiveC
-for module in ObjectiveC CoreGraphics Foundation UIKit; do
+for module in ObjectiveC CoreGraphics Foundation UIKit MessageUI WebKit; do
   synthesize "stub-$module" -module-name "$module" "${stubSide[@]}" -I "$work/overlays/objc" -I Tests/StubSDK/Headers
 done
 
-# The SDK's interfaces take minutes and depend only on the SDK and the toolchain: kept per both.
+# The SDK's interfaces take minutes and depend only on the SDK and the toolchain: kept per both,
+# one file per module, moved into the cache only once synthesized whole.
 sdkKey="$(printf '%s\n' "$sdk" "$(swiftc --version 2>&1 | head -n 1)" | cksum | cut -d ' ' -f 1)"
 sdkInterfaces="$work/sdk-interfaces/$sdkKey"
-if [ -f "$sdkInterfaces/complete" ]; then
+mkdir -p "$sdkInterfaces"
+sdkModules=(Darwin ObjectiveC CoreFoundation CoreGraphics Foundation UIKit MessageUI WebKit)
+missing=()
+for module in "${sdkModules[@]}"; do
+  [ -f "$sdkInterfaces/sdk-$module.swift" ] || missing+=("$module")
+done
+if [ ${#missing[@]} -eq 0 ]; then
   echo "==> the SDK's interfaces, synthesized before for this SDK and toolchain ($sdkInterfaces)"
 else
-  echo "==> synthesizing the SDK's interfaces (Darwin, ObjectiveC, CoreFoundation, CoreGraphics, Foundation, UIKit)"
-  for module in Darwin ObjectiveC CoreFoundation CoreGraphics Foundation UIKit; do
+  echo "==> synthesizing the SDK's interfaces of ${missing[*]} (the others are kept in $sdkInterfaces)"
+  for module in "${missing[@]}"; do
     synthesize "sdk-$module" -module-name "$module" -include-submodules "${sdkSide[@]}"
+    mv "$work/interfaces/sdk-$module.swift" "$sdkInterfaces/"
   done
-  mkdir -p "$sdkInterfaces"
-  mv "$work"/interfaces/sdk-*.swift "$sdkInterfaces/"
-  touch "$sdkInterfaces/complete"
 fi
-cp "$sdkInterfaces"/sdk-*.swift "$work/interfaces/"
+for module in "${sdkModules[@]}"; do
+  cp "$sdkInterfaces/sdk-$module.swift" "$work/interfaces/"
+done
 
 echo "==> comparing"
 i="$work/interfaces"
@@ -99,6 +107,10 @@ compare Foundation "$i/stub-Foundation.swift" "$i/stub-ObjectiveC.swift" "$i/stu
   "$i/sdk-Foundation.swift" "${geometry[@]}" "$i/sdk-ObjectiveC.swift" "$i/sdk-Darwin.swift"
 compare UIKit "$i/stub-UIKit.swift" "$i/stub-Foundation.swift" "$i/stub-ObjectiveC.swift" "$i/stub-CoreGraphics.swift" -- \
   "$i/sdk-UIKit.swift" "$i/sdk-Foundation.swift" "${geometry[@]}" "$i/sdk-ObjectiveC.swift" "$i/sdk-Darwin.swift"
+uikitContext=("$i/stub-UIKit.swift" "$i/stub-Foundation.swift" "$i/stub-ObjectiveC.swift" "$i/stub-CoreGraphics.swift")
+uikitSDK=("$i/sdk-UIKit.swift" "$i/sdk-Foundation.swift" "${geometry[@]}" "$i/sdk-ObjectiveC.swift" "$i/sdk-Darwin.swift")
+compare MessageUI "$i/stub-MessageUI.swift" "${uikitContext[@]}" -- "$i/sdk-MessageUI.swift" "${uikitSDK[@]}"
+compare WebKit "$i/stub-WebKit.swift" "${uikitContext[@]}" -- "$i/sdk-WebKit.swift" "${uikitSDK[@]}"
 [ "$status" = 0 ] || fail "a stub declaration differs from Apple's SDK (above): fix the stub, citing the SDK header"
 
 echo "==> negative control: the stub's pthread_create as it was before issue 26 must be found"

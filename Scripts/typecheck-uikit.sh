@@ -121,7 +121,7 @@ swiftc -typecheck -module-name DocExamples -parse-as-library "${flags[@]}" -warn
 echo "    ok"
 
 echo "==> negative controls (a wrong selector, a nonisolated UIKit call, an ignored optional, a dialog closure"
-echo "    moved to the main actor): each must fail"
+echo "    moved to the main actor, a main-actor witness of MessageUI's nonisolated requirement): each must fail"
 controls=("$stub"/NegativeControl/*.swift)
 [ ${#controls[@]} -gt 0 ] || fail "no negative controls in $stub/NegativeControl"
 for control in "${controls[@]}"; do

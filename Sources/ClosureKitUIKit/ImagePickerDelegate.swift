@@ -32,11 +32,11 @@
     public var didFinishPicking:
       (@MainActor (_ picker: UIImagePickerController, _ info: [UIImagePickerController.InfoKey: Any]) -> Void)?
     {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Told when the user cancelled.
     public var didCancel: (@MainActor (_ picker: UIImagePickerController) -> Void)? {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Told before the picker's navigation controller shows a view controller.
     public var willShow:
@@ -47,7 +47,7 @@
           -> Void
       )?
     {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Told after the picker's navigation controller showed a view controller.
     public var didShow:
@@ -58,30 +58,27 @@
           -> Void
       )?
     {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
 
     /// The delegate the picker had before, which keeps being called; held weakly.
-    public private(set) weak var previousDelegate: Previous?
-    /// The picker this delegate is installed on.
-    private weak var picker: UIImagePickerController?
+    public var previousDelegate: Previous? {
+      forwarding.previous as? Previous
+    }
+
+    /// The previous delegate and the installation in the picker.
+    private let forwarding: DelegateForwarding
 
     init(picker: UIImagePickerController) {
-      self.picker = picker
+      forwarding = DelegateForwarding(
+        read: { [weak picker] in picker?.delegate },
+        write: { [weak picker] delegate in picker?.delegate = delegate as? Previous }
+      )
     }
 
     /// Makes this object the picker's delegate, keeping any other delegate as the previous one.
     func install() {
-      guard let picker else { return }
-      if let current = picker.delegate, current !== self { previousDelegate = current }
-      picker.delegate = nil
-      picker.delegate = self
-    }
-
-    /// Sets the delegate again so that UIKit asks `responds(to:)` afresh.
-    private func reinstall() {
-      guard let picker, picker.delegate === self else { return }
-      install()
+      forwarding.install(self)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -111,9 +108,7 @@
     /// > Important: Must be asked on the main thread, as UIKit does.
     public nonisolated override func responds(to aSelector: Selector!) -> Bool {
       MainActor.assumeIsolated {
-        let forwarded = previousDelegate?.responds(to: aSelector) ?? false
-        guard let closure = hasClosure(for: aSelector) else { return super.responds(to: aSelector) || forwarded }
-        return closure || forwarded
+        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
       }
     }
 
@@ -128,7 +123,7 @@
     ///
     /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
     public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
+      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// UIKit tells that media was picked: ``didFinishPicking`` runs, then the previous delegate's

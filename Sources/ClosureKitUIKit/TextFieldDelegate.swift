@@ -28,44 +28,41 @@
   public final class TextFieldDelegate: NSObject, UITextFieldDelegate {
     /// Asked before editing begins; `false` refuses to become first responder.
     public var shouldBeginEditing: (@MainActor (_ textField: UITextField) -> Bool)? {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Asked when Return is pressed; `false` skips the text field's default behaviour.
     public var shouldReturn: (@MainActor (_ textField: UITextField) -> Bool)? {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Asked before each edit with the range and the replacement string; `false` refuses it.
     public var shouldChangeCharacters:
       (@MainActor (_ textField: UITextField, _ range: NSRange, _ replacement: String) -> Bool)?
     {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
     /// Told after editing ended.
     public var didEndEditing: (@MainActor (_ textField: UITextField) -> Void)? {
-      didSet { reinstall() }
+      didSet { forwarding.reinstall(self) }
     }
 
     /// The delegate the text field had before, which keeps being called; held weakly.
-    public private(set) weak var previousDelegate: (any UITextFieldDelegate)?
-    /// The text field this delegate is installed on.
-    private weak var textField: UITextField?
+    public var previousDelegate: (any UITextFieldDelegate)? {
+      forwarding.previous as? any UITextFieldDelegate
+    }
+
+    /// The previous delegate and the installation in the text field.
+    private let forwarding: DelegateForwarding
 
     init(textField: UITextField) {
-      self.textField = textField
+      forwarding = DelegateForwarding(
+        read: { [weak textField] in textField?.delegate },
+        write: { [weak textField] delegate in textField?.delegate = delegate as? any UITextFieldDelegate }
+      )
     }
 
     /// Makes this object the text field's delegate, keeping any other delegate as the previous one.
     func install() {
-      guard let textField else { return }
-      if let current = textField.delegate, current !== self { previousDelegate = current }
-      textField.delegate = nil
-      textField.delegate = self
-    }
-
-    /// Sets the delegate again so that UIKit asks `responds(to:)` afresh.
-    private func reinstall() {
-      guard let textField, textField.delegate === self else { return }
-      install()
+      forwarding.install(self)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -93,9 +90,7 @@
     /// > Important: Must be asked on the main thread, as UIKit does.
     public nonisolated override func responds(to aSelector: Selector!) -> Bool {
       MainActor.assumeIsolated {
-        let forwarded = previousDelegate?.responds(to: aSelector) ?? false
-        guard let closure = hasClosure(for: aSelector) else { return super.responds(to: aSelector) || forwarded }
-        return closure || forwarded
+        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
       }
     }
 
@@ -110,7 +105,7 @@
     ///
     /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
     public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { ForwardingTarget(previousDelegate) }.object
+      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// UIKit asks whether editing may begin: ``shouldBeginEditing``, else the previous delegate.

@@ -9,7 +9,9 @@ import ClosureKit
 import ClosureKitUIKit
 import Dispatch
 import Foundation
+import MessageUI
 import UIKit
+import WebKit
 
 /// A model object with a key-value-observable property, as an app's player or document.
 final class Player: NSObject {
@@ -67,6 +69,10 @@ class DocExampleContext: UIViewController {
 @MainActor let picker = UIImagePickerController()
 @MainActor let presenter = AlertControllerPresenter(presentingFrom: UIViewController(nibName: nil, bundle: nil))
 @MainActor var isEditable = true
+@MainActor var hasUnsavedChanges = false
+@MainActor let webView = WKWebView(frame: .zero, configuration: WKWebViewConfiguration())
+@MainActor let sheet = UIViewController(nibName: nil, bundle: nil)
+@MainActor var popover: UIPopoverPresentationController { sheet.popoverPresentationController! }
 @MainActor let player = Player()
 @MainActor let displayLink = NSObject()  // a CADisplayLink in an app: QuartzCore is not in the stub SDK
 @MainActor let pair = TargetAction { _ in }

@@ -20,7 +20,9 @@ BEGIN {
   print "import ClosureKitUIKit"
   print "import Dispatch"
   print "import Foundation"
+  print "import MessageUI"
   print "import UIKit"
+  print "import WebKit"
   print ""
   print "extension DocExampleContext {"
   inblock = 0; count = 0

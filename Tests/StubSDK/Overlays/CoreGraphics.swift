@@ -35,3 +35,9 @@ extension CGFloat {
   public static func *= (lhs: inout CGFloat, rhs: CGFloat) { lhs.native *= rhs.native }
   public static func /= (lhs: inout CGFloat, rhs: CGFloat) { lhs.native /= rhs.native }
 }
+
+// CoreGraphics overlay of iPhoneOS16.5.sdk: the empty rectangle at the origin (`WKWebView(frame: .zero,
+// configuration:)`).
+extension CGRect {
+  public static var zero: CGRect { CGRect() }
+}

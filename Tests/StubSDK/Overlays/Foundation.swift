@@ -39,6 +39,10 @@ extension Dictionary: @retroactive _ObjectiveCBridgeable {
 
 public typealias NSRange = _NSRange
 
+// NSError is an Error (`extension NSError : Error` in Apple's Foundation overlay), which makes the
+// Clang importer bridge `NSError *` parameters to `any Error`.
+extension NSError: @retroactive Error {}
+
 // Key-value observing, Swift side (NSObject.swift in Apple's Foundation overlay). Where the exact
 // Sendable annotation of Apple's declaration is uncertain, the stub declares the stricter form
 // (`@Sendable` change handler), so that code checked here compiles against either.

@@ -28,6 +28,10 @@ NS_SWIFT_SENDABLE
 @property (readonly) NSUInteger count;
 @end
 
+// Foundation/NSError.h (iPhoneOS16.5.sdk): NS_SWIFT_SENDABLE ("NSError must be Sendable because it
+// conforms to Error in Swift"); bridged to `any Error` by Foundation.apinotes (`SwiftBridge:
+// Swift.Error`, as in Apple's), the conformance declared by the overlay.
+NS_SWIFT_SENDABLE
 @interface NSError : NSObject
 @end
 

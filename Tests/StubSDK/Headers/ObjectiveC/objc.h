@@ -10,6 +10,9 @@
 #define NS_SWIFT_SENDABLE __attribute__((swift_attr("@Sendable")))
 // Foundation/NSObjCRuntime.h (iPhoneOS16.5.sdk): no `async` form is imported for the method.
 #define NS_SWIFT_DISABLE_ASYNC __attribute__((swift_async(none)))
+// Foundation/NSObjCRuntime.h (iPhoneOS16.5.sdk): an `async` form is imported, the completion
+// handler being parameter COMPLETION_ARG (WebKit's WK_SWIFT_ASYNC is this).
+#define NS_SWIFT_ASYNC(COMPLETION_ARG) __attribute__((swift_async(not_swift_private, COMPLETION_ARG)))
 #define NS_DESIGNATED_INITIALIZER __attribute__((objc_designated_initializer))
 #define NS_UNAVAILABLE __attribute__((unavailable))
 #define NS_ENUM(_type, _name) enum __attribute__((enum_extensibility(open))) _name : _type _name; \

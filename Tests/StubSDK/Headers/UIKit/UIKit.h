@@ -312,13 +312,40 @@ NS_SWIFT_UI_ACTOR
 
 @class UIViewController;
 
+@class UIPresentationController;
+
+// UIPresentationController.h (iPhoneOS16.5.sdk): the non-deprecated dismissal methods (iOS 13),
+// which replace the popover delegate's deprecated should-dismiss / did-dismiss.
+NS_SWIFT_UI_ACTOR
+@protocol UIAdaptivePresentationControllerDelegate <NSObject>
+@optional
+- (BOOL)presentationControllerShouldDismiss:(UIPresentationController *)presentationController;
+- (void)presentationControllerWillDismiss:(UIPresentationController *)presentationController;
+- (void)presentationControllerDidDismiss:(UIPresentationController *)presentationController;
+// UIKit.apinotes (iPhoneOS16.5.sdk) gives it this Swift name.
+- (void)presentationControllerDidAttemptToDismiss:(UIPresentationController *)presentationController
+    NS_SWIFT_NAME(presentationControllerDidAttemptToDismiss(_:));
+@end
+
 // UIPresentationController.h (iPhoneOS16.5.sdk): the popover controller's superclass.
 NS_SWIFT_UI_ACTOR
 @interface UIPresentationController : NSObject
+@property (nullable, nonatomic, weak) id<UIAdaptivePresentationControllerDelegate> delegate;
+@property (nonatomic, strong, readonly) UIViewController *presentedViewController NS_SWIFT_NAME(presentedViewController);
+@end
+
+// UIPopoverPresentationController.h (iPhoneOS16.5.sdk): API_UNAVAILABLE(tvos), as is the class.
+NS_SWIFT_UI_ACTOR
+@protocol UIPopoverPresentationControllerDelegate <UIAdaptivePresentationControllerDelegate>
+@optional
+// UIKit.apinotes (iPhoneOS16.5.sdk) gives it this Swift name.
+- (void)prepareForPopoverPresentation:(UIPopoverPresentationController *)popoverPresentationController
+    NS_SWIFT_NAME(prepareForPopoverPresentation(_:));
 @end
 
 NS_SWIFT_UI_ACTOR
 @interface UIPopoverPresentationController : UIPresentationController
+@property (nullable, nonatomic, weak) id<UIPopoverPresentationControllerDelegate> delegate;
 @property (nullable, nonatomic, strong) UIView *sourceView NS_SWIFT_NAME(sourceView);
 @property (nonatomic, assign) CGRect sourceRect;
 @property (nullable, nonatomic, strong) id<UIPopoverPresentationControllerSourceItem> sourceItem;
@@ -340,6 +367,21 @@ NS_SWIFT_UI_ACTOR
 @property (nullable, nonatomic, copy) NSArray<UIBarButtonItem *> *rightBarButtonItems;
 @end
 
+// UIViewController.h (iPhoneOS16.5.sdk); UIModalPresentationBlurOverFullScreen (tvOS only,
+// API_UNAVAILABLE(ios)) left out.
+typedef NS_ENUM(NSInteger, UIModalPresentationStyle) {
+  UIModalPresentationFullScreen = 0,
+  UIModalPresentationPageSheet,
+  UIModalPresentationFormSheet,
+  UIModalPresentationCurrentContext,
+  UIModalPresentationCustom,
+  UIModalPresentationOverFullScreen,
+  UIModalPresentationOverCurrentContext,
+  UIModalPresentationPopover,
+  UIModalPresentationNone = -1,
+  UIModalPresentationAutomatic = -2,
+};
+
 NS_SWIFT_UI_ACTOR
 @interface UIViewController : UIResponder <NSCoding>
 - (instancetype)initWithNibName:(nullable NSString *)nibNameOrNil
@@ -357,6 +399,8 @@ NS_SWIFT_UI_ACTOR
 @property (nullable, nonatomic, readonly) UIViewController *presentingViewController NS_SWIFT_NAME(presentingViewController);
 @property (nullable, nonatomic, readonly, strong) UINavigationController *navigationController NS_SWIFT_NAME(navigationController);
 @property (nullable, nonatomic, readonly) UIPopoverPresentationController *popoverPresentationController NS_SWIFT_NAME(popoverPresentationController);
+@property (nullable, nonatomic, readonly) UIPresentationController *presentationController NS_SWIFT_NAME(presentationController);
+@property (nonatomic, assign) UIModalPresentationStyle modalPresentationStyle;
 // UIViewController.h (iPhoneOS16.5.sdk): both are NS_SWIFT_DISABLE_ASYNC, so `await
 // dismiss(animated:)` is the synchronous call and waits for nothing.
 - (void)presentViewController:(UIViewController *)viewControllerToPresent
