@@ -122,6 +122,9 @@ final class XMLEventChannel: Sendable {
 
   /// Set by the parse's thread as it ends, whatever the outcome (read by the tests).
   private let parseEnded = Atomic(false)
+  /// Run once by the first ``cancel()``: stops what feeds the parse (a byte reader), so that a
+  /// parse blocked waiting for bytes sees the end.
+  private let onCancel = Locked<(@Sendable () -> Void)?>(nil)
 
   /// Whether the consumer stopped; the parse checks it before each event.
   var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
@@ -162,6 +165,13 @@ final class XMLEventChannel: Sendable {
     let (consumer, wakeParse) = state.withLock { $0.cancel() }
     if wakeParse { parseWakeUp.signal() }
     consumer?.resume()
+    onCancel.withLock { $0.take() }?()
+  }
+
+  /// Runs `body` when the consumer stops (at once if it already has); once.
+  func whenCancelled(_ body: @escaping @Sendable () -> Void) {
+    onCancel.withLock { $0 = body }
+    if isCancelled { onCancel.withLock { $0.take() }?() }
   }
 
   /// Replaces the empty `buffer` with the next batch (never empty) and returns `true`, or returns
