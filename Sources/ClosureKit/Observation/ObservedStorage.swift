@@ -395,7 +395,7 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     if registry.observers.isEmpty {
       // Nobody to tell. The old value is released after the mutex (its deinit may run any code).
       lock.unlock()
-      _ = old
+      withExtendedLifetime(old) {}
       return
     }
     let sequence = lock.value.sequence
