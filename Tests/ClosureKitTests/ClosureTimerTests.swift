@@ -558,7 +558,7 @@ struct WrappedClock: Clock {
       ClosureTimer.schedule(every: .seconds(1), owner: owner, on: delivery, clock: clock) { _, _ in }
     }
     let advanced = Expectation()
-    DispatchQueue.global().async {
+    onOwnThread {  // not a pool thread: a deadlock here would hold it for good
       clock.advance(by: .seconds(1))
       advanced.fulfill()
     }

@@ -178,7 +178,7 @@ final class ScreenOwner: Sendable {}
     }
     model.count = 3
     #expect(await done.wait(timeout: crossThreadDeadline))
-    queue.sync {}
+    await drain(queue)
     #expect(seen.values == [C(oldValue: 0, newValue: 3)])
     #expect(onQueue.values == [true])
   }
@@ -282,7 +282,7 @@ final class ScreenOwner: Sendable {}
     racing.interloper.withLock { slot in
       slot = { onNewThread { racing.value = 99 } }
     }
-    onNewThread { racing.value = 1 }
+    await onNewThread { racing.value = 1 }
     #expect(await sawFinal.wait(timeout: crossThreadDeadline))
     subscription.cancel()
   }

@@ -190,7 +190,7 @@ final class ThreadSafeCounter: Sendable {
       onQueue.append(DispatchQueue.getSpecific(key: key) == 42)
       done.fulfill()
     }
-    queue.sync { order.count = 1 }
+    await runAndWait(on: queue) { order.count = 1 }
     #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(onQueue.values == [true, true])
   }
@@ -207,7 +207,7 @@ final class ThreadSafeCounter: Sendable {
       for value in 1...100_000 { order.count = value }
     }
     #expect(await last.wait(timeout: crossThreadDeadline))
-    queue.sync {}
+    await drain(queue)
     let changes = seen.values
     // Never out of order, never twice, the last value last.
     #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.newValue! < $1.newValue! })
@@ -324,7 +324,7 @@ final class ThreadSafeCounter: Sendable {
     counter.interloper.withLock { slot in
       slot = { onNewThread { counter.value = 99 } }
     }
-    onNewThread { counter.value = 1 }
+    await onNewThread { counter.value = 1 }
     let delivered = await sawFinal.wait(timeout: crossThreadDeadline)
     // Once under each sanitizer, before thread identities were tokens: the `scheduled` variant
     // missed the write of 99. The writer of 1 (a thread that had ended) and the hop's Dispatch

@@ -238,12 +238,11 @@ final class Player: @unchecked Sendable {
     let box = Observed(0)
     let queue = DispatchQueue(label: "held")
     let count = Counter()
-    let gate = DispatchSemaphore(value: 0)
-    queue.async { gate.wait() }
+    queue.suspend()  // holds the queue without blocking a thread
     let subscription = box.observe(on: .queue(queue)) { _ in count.increment() }
     box.value = 1
     subscription.cancel()
-    gate.signal()
+    queue.resume()
     let drained = Expectation()
     queue.async { drained.fulfill() }
     #expect(await drained.wait(timeout: crossThreadDeadline))
@@ -472,7 +471,9 @@ extension ObservedTests {
   /// value stored; the delivering thread delivers it after the change it is delivering.
   @Test func aWriterNeverWaitsForAnotherThreadsHandlersAndItsChangeIsDeliveredByThatThread() async {
     let box = Observed(0)
-    let handlerStarted = DispatchSemaphore(value: 0)
+    let handlerStarted = Expectation()
+    // Waited for by the handler, on the writer's thread: a thread of the test's own, never one of
+    // the cooperative pool.
     let release = DispatchSemaphore(value: 0)
     let seen = Recorder<C>()
     let threads = Recorder<Bool>()
@@ -481,15 +482,15 @@ extension ObservedTests {
     box.observe(options: [.old, .new]) { change in
       if change.newValue == 1 {
         firstThread.value = currentThreadID
-        handlerStarted.signal()
-        _ = release.wait(timeout: .now() + 60)
+        handlerStarted.fulfill()
+        _ = release.wait(timeout: .now() + .seconds(30))
       }
       threads.append(firstThread.value == currentThreadID)
       seen.append(change)
       delivered.fulfill()
     }
-    DispatchQueue.global().async { box.value = 1 }
-    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    onOwnThread { box.value = 1 }
+    #expect(await handlerStarted.wait(timeout: crossThreadDeadline))
     box.value = 2  // returns although the handler of the first write is still running
     #expect(box.value == 2)
     box.modify { $0 += 10 }  // so does `modify`
@@ -508,24 +509,25 @@ extension ObservedTests {
   /// it goes behind that change, so every observer still sees the writes in write order.
   @Test func aHandlersWriteGoesBehindAChangeQueuedByAnotherThread() async {
     let box = Observed(0)
-    let handlerStarted = DispatchSemaphore(value: 0)
+    let handlerStarted = Expectation()
+    // Waited for on the writer's thread, a thread of the test's own.
     let otherWrote = DispatchSemaphore(value: 0)
     let seen = Recorder<C>()
     let firstWriteReturned = Expectation()
     // The handler captures its own box: cancelled at the end, so the box is freed (ASan's leak check).
     let writer = box.observe(options: [.old, .new]) { change in
       guard change.newValue == 1 else { return }
-      handlerStarted.signal()
-      _ = otherWrote.wait(timeout: .now() + 60)
+      handlerStarted.fulfill()
+      _ = otherWrote.wait(timeout: .now() + .seconds(30))
       box.value = 3  // queued behind the other thread's 2
     }
     defer { writer.cancel() }
     box.observe(options: [.old, .new]) { seen.append($0) }
-    DispatchQueue.global().async {
+    onOwnThread {
       box.value = 1
       firstWriteReturned.fulfill()
     }
-    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    #expect(await handlerStarted.wait(timeout: crossThreadDeadline))
     box.value = 2
     otherWrote.signal()
     #expect(await firstWriteReturned.wait(timeout: crossThreadDeadline))
@@ -540,19 +542,20 @@ extension ObservedTests {
   /// write order, so it comes after the changes written before and before the ones written after.
   @Test func anInitialCallbackUnderContentionIsDeliveredInWriteOrderByTheDeliveringThread() async {
     let box = Observed(0)
-    let handlerStarted = DispatchSemaphore(value: 0)
+    let handlerStarted = Expectation()
+    // Waited for on the writer's thread, a thread of the test's own.
     let release = DispatchSemaphore(value: 0)
     box.observe { change in
       guard change.newValue == 1 else { return }
-      handlerStarted.signal()
-      _ = release.wait(timeout: .now() + 60)
+      handlerStarted.fulfill()
+      _ = release.wait(timeout: .now() + .seconds(30))
     }
     let firstWriteReturned = Expectation()
-    DispatchQueue.global().async {
+    onOwnThread {
       box.value = 1
       firstWriteReturned.fulfill()
     }
-    #expect(handlerStarted.wait(timeout: .now() + 60) == .success)
+    #expect(await handlerStarted.wait(timeout: crossThreadDeadline))
     let seen = Recorder<C>()
     box.observe(options: [.initial, .new]) { seen.append($0) }
     #expect(seen.values.isEmpty)  // queued for the delivering thread
