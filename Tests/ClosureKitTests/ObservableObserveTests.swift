@@ -324,13 +324,20 @@ final class ThreadSafeCounter: Sendable {
     counter.interloper.withLock { slot in
       slot = { onNewThread { counter.value = 99 } }
     }
+    // The hop runs once the writer of 1 has returned: its store has landed. (A writer preempted
+    // between its willSet and its store for longer than the hop's grace period is the other gap
+    // that Observation.md documents, "Writes from other threads are best effort": under
+    // ThreadSanitizer the `queue` variant then armed on the old value, the write of 99 landed, and
+    // the late store of 1 overwrote it, so 1 was the last value, and the last delivered.)
+    hops.suspend()
     await onNewThread { counter.value = 1 }
+    hops.resume()
     let delivered = await sawFinal.wait(timeout: crossThreadDeadline)
-    // Once under each sanitizer, before thread identities were tokens: the `scheduled` variant
-    // missed the write of 99. The writer of 1 (a thread that had ended) and the hop's Dispatch
-    // worker had the same `pthread_self()`, so the hop took the write for one on its own thread and
-    // did not re-read after arming.
-    #expect(delivered, "last delivered: \(String(describing: last.value))")
+    // Under each sanitizer, before thread identities were tokens, the `scheduled` variant missed
+    // the write of 99: the writer of 1 (a thread that had ended) and the hop's Dispatch worker had
+    // the same `pthread_self()` (under ThreadSanitizer every new thread reuses an ended one's), so
+    // the hop took the write for one on its own thread and did not re-read after arming.
+    #expect(delivered, "last delivered: \(String(describing: last.value)), model: \(counter.value)")
     subscription.cancel()
   }
 }

@@ -141,10 +141,14 @@ final class Player: @unchecked Sendable {
     }
     let changes = seen.values
     #expect(box.value == writers * writes)
-    #expect(changes.count == writers * writes)
-    // In write order: every change starts where the previous one ended.
+    // One change per write, or fewer: writes queued behind another thread's delivery are delivered
+    // together, as one change to the box's latest state.
+    #expect(changes.count <= writers * writes)
+    // In write order: every change starts where the previous one ended, the last at the end.
+    #expect(changes.first?.oldValue == 0)
+    #expect(changes.last?.newValue == writers * writes)
     #expect(zip(changes, changes.dropFirst()).allSatisfy { $0.newValue == $1.oldValue })
-    #expect(changes.allSatisfy { $0.oldValue! + 1 == $0.newValue! })
+    #expect(changes.allSatisfy { $0.oldValue! < $0.newValue! })
   }
 
   @Test func queuedPriorAndPostOfOneWriteAreNeverInterleavedWithAnother() async {
@@ -153,10 +157,8 @@ final class Player: @unchecked Sendable {
     let seen = Recorder<C>()
     let writers = 4
     let writes = 500
-    let done = Expectation(count: 2 * writers * writes)
     box.observe(options: [.prior, .old, .new], on: .queue(queue)) { change in
       seen.append(change)
-      done.fulfill()
     }
     await withTaskGroup(of: Void.self) { group in
       for writer in 0..<writers {
@@ -165,8 +167,12 @@ final class Player: @unchecked Sendable {
         }
       }
     }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    // Every writer has returned, so every change has been enqueued (the delivering thread returns
+    // after the changes queued for it).
+    await drain(queue)
     let changes = seen.values
+    #expect(changes.count % 2 == 0 && changes.count <= 2 * writers * writes)
+    #expect(changes.last?.newValue == box.value)
     var previousNew = 0
     for pair in stride(from: 0, to: changes.count - 1, by: 2) {
       let prior = changes[pair]
@@ -436,10 +442,12 @@ extension ObservedTests {
     if finished { #expect(fahrenheit.value == celsius.value * 9 / 5 + 32) }
   }
 
-  /// Plain writes from four threads, with prior callbacks: one change per write, each observer sees
-  /// them in write order (every change starts where the one before ended), each writer's values in
-  /// its own order, and a prior callback is always followed by the post callback of the same write.
-  @Test func contendedWritesAreEachDeliveredOnceInWriteOrderWithPriorAndPostAdjacent() async {
+  /// Plain writes from four threads, with prior callbacks: each observer sees them in write order
+  /// (every change starts where the one before ended, the last ends at the box's value), each
+  /// writer's values in its own order, and a prior callback is always followed by the post callback
+  /// of the same change. Writes queued behind another thread's delivery are delivered together, as
+  /// one change to the latest value, so there may be fewer changes than writes.
+  @Test func contendedWritesAreDeliveredInWriteOrderWithPriorAndPostAdjacent() async {
     let box = Observed(0)
     let seen = Recorder<C>()
     box.observe(options: [.prior, .old, .new]) { seen.append($0) }
@@ -453,7 +461,7 @@ extension ObservedTests {
       }
     }
     let changes = seen.values
-    #expect(changes.count == 2 * writers * writes)
+    #expect(changes.count % 2 == 0 && changes.count <= 2 * writers * writes)
     let priors = stride(from: 0, to: changes.count, by: 2).map { changes[$0] }
     let posts = stride(from: 1, to: changes.count, by: 2).map { changes[$0] }
     #expect(priors.allSatisfy(\.isPrior) && posts.allSatisfy { !$0.isPrior })
@@ -463,12 +471,13 @@ extension ObservedTests {
     #expect(posts.last?.newValue == box.value)
     for writer in 1...writers {
       let mine = posts.compactMap(\.newValue).filter { $0 / 1_000_000 == writer }.map { $0 % 1_000_000 }
-      #expect(mine == Array(1...writes), "writer \(writer)")
+      #expect(zip(mine, mine.dropFirst()).allSatisfy { $0 < $1 }, "writer \(writer)")
     }
   }
 
   /// A write made while another thread runs a handler of the same box returns at once, with the
-  /// value stored; the delivering thread delivers it after the change it is delivering.
+  /// value stored; the delivering thread delivers it after the change it is delivering. Two such
+  /// writes are delivered as one change, to the latest value.
   @Test func aWriterNeverWaitsForAnotherThreadsHandlersAndItsChangeIsDeliveredByThatThread() async {
     let box = Observed(0)
     let handlerStarted = Expectation()
@@ -477,7 +486,7 @@ extension ObservedTests {
     let release = DispatchSemaphore(value: 0)
     let seen = Recorder<C>()
     let threads = Recorder<Bool>()
-    let delivered = Expectation(count: 3)
+    let delivered = Expectation(count: 2)
     let firstThread = Slot<Int>()
     box.observe(options: [.old, .new]) { change in
       if change.newValue == 1 {
@@ -498,15 +507,14 @@ extension ObservedTests {
     #expect(seen.values.isEmpty)
     release.signal()
     #expect(await delivered.wait(timeout: crossThreadDeadline))
-    #expect(
-      seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 12)]
-    )
-    #expect(threads.values == [true, true, true])
+    #expect(seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 12)])
+    #expect(threads.values == [true, true])
   }
 
   /// A handler's write on the delivering thread is delivered depth-first when nothing is queued
   /// (``handlerMayWriteObserveAndCancelWithoutDeadlock``); when another thread's change is queued,
-  /// it goes behind that change, so every observer still sees the writes in write order.
+  /// it goes behind that change, so every observer still sees the writes in write order (the two
+  /// queued writes as one change, to the latest value).
   @Test func aHandlersWriteGoesBehindAChangeQueuedByAnotherThread() async {
     let box = Observed(0)
     let handlerStarted = Expectation()
@@ -532,9 +540,7 @@ extension ObservedTests {
     otherWrote.signal()
     #expect(await firstWriteReturned.wait(timeout: crossThreadDeadline))
     // The delivering thread delivered everything before its own write returned.
-    #expect(
-      seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)]
-    )
+    #expect(seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 3)])
     #expect(box.value == 3)
   }
 

@@ -97,20 +97,53 @@ extension ObservedStorage {
   }
 
   /// Removes the next queued change. Only while locked.
+  ///
+  /// A queued write is taken together with the writes queued right after it for the same observers,
+  /// as one change: from the first one's old value to the last one's new value, the box's latest
+  /// state unless an initial callback or a change of the observers is queued after them. So a
+  /// handler is not handed values that later writes have already replaced: two boxes bound both
+  /// ways by handlers that copy `newValue` once chased each other forever with such values. Writes
+  /// made while no other thread delivers are never queued: each is one change.
   @usableFromInline
   func takePendingLocked() -> Pending? {
-    let head = lock.value.pendingHead
-    guard head < lock.value.pending.count, let first = lock.value.pending[head] else {
+    var head = lock.value.pendingHead
+    let count = lock.value.pending.count
+    guard head < count, let first = lock.value.pending[head] else {
       return nil
     }
     lock.value.pending[head] = nil
-    if head + 1 == lock.value.pending.count {
-      lock.value.pending.removeAll(keepingCapacity: lock.value.pending.count <= 64)
+    head += 1
+    var taken = first
+    if case .write(let old, var new, let observers) = first.kind {
+      var isCoalesced = false
+      while head < count, let next = lock.value.pending[head],
+        case .write(_, let later, let laterObservers) = next.kind,
+        Self.isSameList(observers, laterObservers)
+      {
+        new = later
+        lock.value.pending[head] = nil
+        head += 1
+        isCoalesced = true
+      }
+      if isCoalesced { taken = Pending(.write(old: old, new: new, observers: observers)) }
+    }
+    if head == count {
+      lock.value.pending.removeAll(keepingCapacity: count <= 64)
       lock.value.pendingHead = 0
     } else {
-      lock.value.pendingHead = head + 1
+      lock.value.pendingHead = head
     }
-    return first
+    return taken
+  }
+
+  /// Whether two queued writes go to the same observers: their arrays share one buffer (each write
+  /// takes the registry's array, which a change of the observers copies, since queued writes share
+  /// it). Both arrays are alive, so an equal address is the same buffer.
+  static func isSameList(_ first: ContiguousArray<ObserverEntry>, _ second: ContiguousArray<ObserverEntry>) -> Bool {
+    first.count == second.count
+      && first.withUnsafeBufferPointer { first in
+        second.withUnsafeBufferPointer { second in first.baseAddress == second.baseAddress }
+      }
   }
 
   /// Delivers one queued change.
