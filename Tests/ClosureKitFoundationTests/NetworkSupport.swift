@@ -108,9 +108,15 @@ func patternByte(_ offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset) }
 /// Starts a loopback server for one test and stops it at the end, also if the test throws.
 func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
   let server = try LoopbackServer()
-  defer { server.stop() }
-  let result = try await body(server)
+  let result: T
+  do {
+    result = try await body(server)
+  } catch {
+    await server.stop()
+    throw error
+  }
   #expect(await server.wait(until: { $0.openConnectionCount == 0 }), "a connection was left open")
+  await server.stop()
   return result
 }
 
