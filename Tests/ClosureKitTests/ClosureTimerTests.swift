@@ -386,7 +386,7 @@ struct WrappedClock: Clock {
 
   // MARK: Delivery and threading
 
-  @Test func queuedCallThatHasNotStartedNeverStartsAfterInvalidate() {
+  @Test func queuedCallThatHasNotStartedNeverStartsAfterInvalidate() async {
     let queue = DispatchQueue(label: "timer-test")
     let calls = Counter()
     let timer = ClosureTimer.schedule(every: .seconds(1), on: .queue(queue), clock: clock) { _ in calls.increment() }
@@ -394,19 +394,19 @@ struct WrappedClock: Clock {
     clock.advance(by: .seconds(1))
     timer.invalidate()
     queue.resume()
-    queue.sync {}
+    await drain(queue)
     #expect(calls.value == 0)
     #expect(timer.fireCount == 0)
   }
 
-  @Test func queuedOneShotIsValidUntilItsCallHasRun() {
+  @Test func queuedOneShotIsValidUntilItsCallHasRun() async {
     let queue = DispatchQueue(label: "timer-test")
     let timer = ClosureTimer.schedule(after: .seconds(1), on: .queue(queue), clock: clock) { _ in }
     queue.suspend()
     clock.advance(by: .seconds(1))
     #expect(timer.isValid)
     queue.resume()
-    queue.sync {}
+    await drain(queue)
     #expect(!timer.isValid)
     #expect(timer.fireCount == 1)
   }

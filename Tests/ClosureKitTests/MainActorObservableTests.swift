@@ -237,7 +237,7 @@ final class ScreenOwner: Sendable {}
     #expect(await iterator.next() == nil)
   }
 
-  @Test func aSendableModelObservedFromTheMainActorKeepsTheNonisolatedPath() {
+  @Test func aSendableModelObservedFromTheMainActorKeepsTheNonisolatedPath() async {
     // A Sendable key path of a Sendable model still selects the nonisolated overload: its prior
     // callback runs in the willSet on the writing queue (the main-actor path would hop to main).
     let order = Order()
@@ -246,8 +246,8 @@ final class ScreenOwner: Sendable {}
     order.observe(\.count, options: [.prior], on: .queue(queue)) { change in
       if change.isPrior { priors.append(true) }
     }
-    queue.sync { order.count = 1 }
-    queue.sync {}
+    await runAndWait(on: queue) { order.count = 1 }
+    await drain(queue)
     #expect(priors.values == [true])
   }
 

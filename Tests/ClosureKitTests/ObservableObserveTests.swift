@@ -73,17 +73,18 @@ final class ThreadSafeCounter: Sendable {
   typealias C = Change<Int>
   let queue = DispatchQueue(label: "model")
 
-  /// Runs `body` on the model's queue and waits until the hops it caused have run there too.
-  func onModelQueue(_ body: () -> Void) {
-    queue.sync(execute: body)
-    queue.sync {}
+  /// Runs `body` on the model's queue and resumes when the hops it caused have run there too,
+  /// without blocking the test's thread (one of the cooperative pool's).
+  func onModelQueue(_ body: @escaping @Sendable () -> Void) async {
+    await runAndWait(on: queue, body)
+    await drain(queue)
   }
 
-  @Test func observationContinuesAfterEveryChange() {
+  @Test func observationContinuesAfterEveryChange() async {
     let order = Order()
     let seen = Recorder<C>()
     order.observe(\.count, options: [.old, .new], on: .queue(queue)) { seen.append($0) }
-    for value in 1...3 { onModelQueue { order.count = value } }
+    for value in 1...3 { await onModelQueue { order.count = value } }
     #expect(seen.values == [C(oldValue: 0, newValue: 1), C(oldValue: 1, newValue: 2), C(oldValue: 2, newValue: 3)])
   }
 
@@ -110,15 +111,15 @@ final class ThreadSafeCounter: Sendable {
     #expect(seen.values == [C(newValue: 3)])
   }
 
-  @Test func keyPathChainFollowsAReplacedIntermediateObject() {
+  @Test func keyPathChainFollowsAReplacedIntermediateObject() async {
     let first = Customer(name: "A")
     let order = Order(customer: first)
     let seen = Recorder<Change<String>>()
     order.observe(\.customer.name, options: [.old, .new], on: .queue(queue)) { seen.append($0) }
-    onModelQueue { order.customer.name = "B" }
-    onModelQueue { order.customer = Customer(name: "C") }
-    onModelQueue { first.name = "ignored: no longer on the path" }
-    onModelQueue { order.customer.name = "D" }
+    await onModelQueue { order.customer.name = "B" }
+    await onModelQueue { order.customer = Customer(name: "C") }
+    await onModelQueue { first.name = "ignored: no longer on the path" }
+    await onModelQueue { order.customer.name = "D" }
     #expect(
       seen.values == [
         Change(oldValue: "A", newValue: "B"), Change(oldValue: "B", newValue: "C"),
@@ -144,7 +145,7 @@ final class ThreadSafeCounter: Sendable {
     #expect(subscription?.isCancelled == true)
   }
 
-  @Test func cancelStopsTheObservationAndReleasesCaptures() {
+  @Test func cancelStopsTheObservationAndReleasesCaptures() async {
     let order = Order()
     let count = Counter()
     weak var weakCapture: Tracked?
@@ -157,25 +158,25 @@ final class ThreadSafeCounter: Sendable {
         _ = captured
       }
     }
-    onModelQueue { order.count = 1 }
+    await onModelQueue { order.count = 1 }
     subscription.cancel()
-    onModelQueue { order.count = 2 }
-    onModelQueue { order.count = 3 }
+    await onModelQueue { order.count = 2 }
+    await onModelQueue { order.count = 3 }
     #expect(count.value == 1)
     #expect(weakCapture == nil)
     #expect(subscription.isCancelled)
   }
 
-  @Test func ownerBoundObservationReceivesTheOwnerAndEndsWithIt() {
+  @Test func ownerBoundObservationReceivesTheOwnerAndEndsWithIt() async {
     let order = Order()
     let seen = Recorder<String>()
     var owner: Tracked? = Tracked("screen")
     let subscription = order.observe(\.count, owner: owner!, on: .queue(queue)) { owner, change in
       seen.append("\(owner.name) \(change.newValue!)")
     }
-    onModelQueue { order.count = 1 }
+    await onModelQueue { order.count = 1 }
     owner = nil
-    onModelQueue { order.count = 2 }
+    await onModelQueue { order.count = 2 }
     #expect(seen.values == ["screen 1"])
     #expect(subscription.isCancelled)
   }
@@ -228,12 +229,12 @@ final class ThreadSafeCounter: Sendable {
     #expect(seen.values == [C(oldValue: 0, newValue: 100_000)])
   }
 
-  @Test func equalWritesOfAnEquatablePropertyAreNotReported() {
+  @Test func equalWritesOfAnEquatablePropertyAreNotReported() async {
     let order = Order()
     let count = Counter()
     order.observe(\.count, on: .queue(queue)) { _ in count.increment() }
-    onModelQueue { order.count = 0 }
-    onModelQueue { order.count += 1 }
+    await onModelQueue { order.count = 0 }
+    await onModelQueue { order.count += 1 }
     #expect(count.value == 1)
   }
 
@@ -248,7 +249,7 @@ final class ThreadSafeCounter: Sendable {
     #expect(await iterator.next() == nil)
   }
 
-  @Test func aRegistrationWhoseOnChangeRunsAgainIsHandledOnce() {
+  @Test func aRegistrationWhoseOnChangeRunsAgainIsHandledOnce() async {
     // On Swift 6.3 a registration can be left behind and call onChange on every later write.
     let order = Order()
     let priors = Counter()
@@ -264,15 +265,15 @@ final class ThreadSafeCounter: Sendable {
     let subscription = tracker.start()  // arm number 1
     let leftover = TrackingArm(tracker: tracker, id: 1)
     let stale = TrackingArm(tracker: tracker, id: 0)
-    queue.sync {
+    await runAndWait(on: queue) {
       leftover.fire()
       leftover.fire()
       leftover.fire()
       stale.fire()
     }
-    queue.sync {}  // the hop has re-armed (arm number 2)
-    queue.sync { leftover.fire() }
-    queue.sync {}
+    await drain(queue)  // the hop has re-armed (arm number 2)
+    await runAndWait(on: queue) { leftover.fire() }
+    await drain(queue)
     #expect(priors.value == 1)
     subscription.cancel()
   }

@@ -1,3 +1,4 @@
+import ClosureKitTesting
 import Testing
 
 @testable import ClosureKit
@@ -19,10 +20,10 @@ import Testing
     let handle: UInt
   }
 
-  /// Runs on a new thread, joined: its token (twice) and its `pthread_self()`.
-  func seenOnNewThread() -> Seen {
+  /// Runs on a new thread and waits for it to end: its token (twice) and its `pthread_self()`.
+  func seenOnNewThread() async -> Seen {
     let seen = Slot<Seen>()
-    onNewThread {
+    await onNewThread {
       #if canImport(Darwin)
         let handle = UInt(bitPattern: pthread_self())
       #else
@@ -37,8 +38,9 @@ import Testing
   /// tokens, although the C library gives many of them the same `pthread_self()` (glibc reuses
   /// a joined thread's control block for the next thread: the reuse that made a hop take a
   /// dead writer's write for its own).
-  @Test func aThreadStartedAfterAnotherEndedHasANewToken() {
-    let seen = (0..<50).map { _ in seenOnNewThread() }
+  @Test func aThreadStartedAfterAnotherEndedHasANewToken() async {
+    var seen: [Seen] = []
+    for _ in 0..<50 { seen.append(await seenOnNewThread()) }
     #expect(Set(seen.map(\.token)).count == seen.count)
     #expect(seen.allSatisfy { $0.token == $0.again })
     // Not a requirement, a record of why the token exists: the handles repeat, the tokens do not.
@@ -47,21 +49,23 @@ import Testing
   }
 
   /// A token is positive and a multiple of 4: ``ObservedStorage`` keeps two flags in its low bits.
-  @Test func aTokenLeavesItsLowTwoBitsFree() {
-    let token = seenOnNewThread().token
+  @Test func aTokenLeavesItsLowTwoBitsFree() async {
+    let token = await seenOnNewThread().token
     #expect(token > 0)
     #expect(token & 3 == 0)
   }
 
   /// Threads asking for their first token at the same time get different ones.
-  @Test func threadsAskingAtOnceGetDifferentTokens() {
+  @Test func threadsAskingAtOnceGetDifferentTokens() async {
     let tokens = Recorder<Int>()
-    let threads = (0..<8).map { _ in
-      startThread {
+    let done = Expectation(count: 8)
+    for _ in 0..<8 {
+      onOwnThread {
         for _ in 0..<4 { onNewThread { tokens.append(currentThreadID) } }
+        done.fulfill()
       }
     }
-    for thread in threads { pthread_join(thread, nil) }
+    #expect(await done.wait(timeout: crossThreadDeadline))
     #expect(tokens.values.count == 32)
     #expect(Set(tokens.values).count == 32)
   }
