@@ -47,6 +47,12 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) {
   pthread_join(startThread(body), nil)
 }
 
+/// The blocking `onNewThread(_:)`, by a name an async caller can pick: for the main actor, whose
+/// thread is not one of the cooperative pool's, when nothing may run on it until `body` is done.
+func onNewThreadJoined(_ body: @escaping @Sendable () -> Void) {
+  onNewThread(body)
+}
+
 /// Runs `body` on a new operating-system thread and resumes when it has finished, without blocking
 /// the caller's thread: the async form, which an async test gets, so that no test blocks a thread of
 /// the cooperative pool (two such threads on a 2-core machine serve every test of the run). A
