@@ -287,19 +287,18 @@ final class ThreadSafeCounter: Sendable {
         calls.increment()
       }
     }
-    await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<2 {
-        group.addTask {
+    // Two writers and one thread that observes and cancels, each on a thread of its own.
+    #expect(
+      await onOwnThreads(0..<3) { role in
+        if role < 2 {
           for value in 0..<(writes / 2) { counter.value = value }
+        } else {
+          for _ in 0..<200 {
+            let subscription = counter.observe(\.value) { _ in calls.increment() }
+            subscription.cancel()
+          }
         }
-      }
-      group.addTask {
-        for _ in 0..<200 {
-          let subscription = counter.observe(\.value) { _ in calls.increment() }
-          subscription.cancel()
-        }
-      }
-    }
+      })
     for subscription in subscriptions { subscription.cancel() }
     // Each write can cause at most one prior and one post per observation: no snowballing.
     #expect(calls.value <= 2 * 4 * writes)

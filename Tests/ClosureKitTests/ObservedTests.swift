@@ -132,13 +132,10 @@ final class Player: @unchecked Sendable {
     box.observe(options: [.old, .new]) { seen.append($0) }
     let writers = 4
     let writes = 2_000
-    await withTaskGroup(of: Void.self) { group in
-      for _ in 0..<writers {
-        group.addTask {
-          for _ in 0..<writes { box.modify { $0 += 1 } }
-        }
-      }
-    }
+    #expect(
+      await onOwnThreads(0..<writers) { _ in
+        for _ in 0..<writes { box.modify { $0 += 1 } }
+      })
     let changes = seen.values
     #expect(box.value == writers * writes)
     // One change per write, or fewer: writes queued behind another thread's delivery are delivered
@@ -160,13 +157,10 @@ final class Player: @unchecked Sendable {
     box.observe(options: [.prior, .old, .new], on: .queue(queue)) { change in
       seen.append(change)
     }
-    await withTaskGroup(of: Void.self) { group in
-      for writer in 0..<writers {
-        group.addTask {
-          for index in 0..<writes { box.value = writer * 10_000 + index }
-        }
-      }
-    }
+    #expect(
+      await onOwnThreads(0..<writers) { writer in
+        for index in 0..<writes { box.value = writer * 10_000 + index }
+      })
     // Every writer has returned, so every change has been enqueued (the delivering thread returns
     // after the changes queued for it).
     await drain(queue)
@@ -359,24 +353,21 @@ final class Player: @unchecked Sendable {
     let box = Observed(0)
     let queue = DispatchQueue(label: "stress")
     let total = ThreadSafeCounter()
-    await withTaskGroup(of: Void.self) { group in
-      for worker in 0..<4 {
-        group.addTask {
-          for index in 0..<300 {
-            if worker % 2 == 0 {
-              box.modify { $0 += 1 }
-            } else {
-              let delivery: Delivery = index % 2 == 0 ? .immediate : .queue(queue)
-              let subscription = box.observe(options: [.prior, .old, .new], on: delivery) { _ in
-                total.increment()
-              }
-              _ = box.value
-              subscription.cancel()
+    #expect(
+      await onOwnThreads(0..<4) { worker in
+        for index in 0..<300 {
+          if worker % 2 == 0 {
+            box.modify { $0 += 1 }
+          } else {
+            let delivery: Delivery = index % 2 == 0 ? .immediate : .queue(queue)
+            let subscription = box.observe(options: [.prior, .old, .new], on: delivery) { _ in
+              total.increment()
             }
+            _ = box.value
+            subscription.cancel()
           }
         }
-      }
-    }
+      })
     #expect(box.value == 600)
     #expect(box.observerCount == 0)
   }
@@ -453,13 +444,10 @@ extension ObservedTests {
     box.observe(options: [.prior, .old, .new]) { seen.append($0) }
     let writers = 4
     let writes = stressRounds(5_000)
-    await withTaskGroup(of: Void.self) { group in
-      for writer in 1...writers {
-        group.addTask {
-          for index in 1...writes { box.value = writer * 1_000_000 + index }
-        }
-      }
-    }
+    #expect(
+      await onOwnThreads(1...writers) { writer in
+        for index in 1...writes { box.value = writer * 1_000_000 + index }
+      })
     let changes = seen.values
     #expect(changes.count % 2 == 0 && changes.count <= 2 * writers * writes)
     let priors = stride(from: 0, to: changes.count, by: 2).map { changes[$0] }

@@ -66,6 +66,23 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) async {
   #expect(await finished.wait(timeout: crossThreadDeadline), "a thread of the test did not finish")
 }
 
+/// Runs `body` for each of `indices`, each on a thread of its own, and resumes when every one has
+/// returned; `false` if they have not by ``crossThreadDeadline``. For CPU-bound stress loops: run
+/// as tasks, they held the cooperative pool's threads (two on a 2-core machine) for seconds, and
+/// every other test's tasks waited behind them.
+func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+  let all = Array(indices)
+  guard !all.isEmpty else { return true }
+  let done = Expectation(count: all.count)
+  for index in all {
+    onOwnThread {
+      body(index)
+      done.fulfill()
+    }
+  }
+  return await done.wait(timeout: crossThreadDeadline)
+}
+
 /// Resumes once every job enqueued on `queue` before the call has run, without blocking the
 /// caller's thread (`queue.sync {}` would block a thread of the cooperative pool meanwhile).
 func drain(_ queue: DispatchQueue) async {
