@@ -40,7 +40,10 @@ import Testing
   /// thread's delivery were coalesced to the box's latest state, the `copiesNewValue` binding spun
   /// in most rounds: the queued changes carried stale values, which the boxes kept handing back
   /// and forth.
-  @Test(arguments: [Style.copiesNewValue, .copiesCurrentValue], [2, 4])
+  ///
+  /// The four cases run one after another: at once, their up to twelve busy threads starved the
+  /// rest of a `swift test` run on 2 cores.
+  @Test(.serialized, arguments: [Style.copiesNewValue, .copiesCurrentValue], [2, 4])
   func aTwoWayBindingWrittenFromSeveralThreadsAtOnceSettles(style: Style, threads: Int) async {
     var rounds = 0
     var calls = 0
