@@ -480,7 +480,7 @@ extension ObservedTests {
       if change.newValue == 1 {
         firstThread.value = currentThreadID
         handlerStarted.fulfill()
-        _ = release.wait(timeout: .now() + .seconds(30))
+        _ = release.wait(timeout: .now() + handlerHold)
       }
       threads.append(firstThread.value == currentThreadID)
       seen.append(change)
@@ -514,7 +514,7 @@ extension ObservedTests {
     let writer = box.observe(options: [.old, .new]) { change in
       guard change.newValue == 1 else { return }
       handlerStarted.fulfill()
-      _ = otherWrote.wait(timeout: .now() + .seconds(30))
+      _ = otherWrote.wait(timeout: .now() + handlerHold)
       box.value = 3  // queued behind the other thread's 2
     }
     defer { writer.cancel() }
@@ -542,7 +542,7 @@ extension ObservedTests {
     box.observe { change in
       guard change.newValue == 1 else { return }
       handlerStarted.fulfill()
-      _ = release.wait(timeout: .now() + .seconds(30))
+      _ = release.wait(timeout: .now() + handlerHold)
     }
     let firstWriteReturned = Expectation()
     onOwnThread {

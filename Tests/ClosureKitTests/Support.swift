@@ -145,6 +145,13 @@ func raceFinishes(
 /// `drain(_:)` and `Expectation`, whose deadlines fire off the pool).
 let crossThreadDeadline: Duration = .seconds(30)
 
+/// The longest a handler of a contention test holds a box's delivery (on a thread of the test's
+/// own) while the test writes from elsewhere: a safety valve against a hang, not a deadline. The
+/// test releases the hold; if the hold ended first, the test would see the wrong order, so it is
+/// longer than a resumption of the test's task can take on a loaded machine (in a full
+/// ThreadSanitizer run, 30 s was not always enough).
+let handlerHold: DispatchTimeInterval = .seconds(120)
+
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly: on Linux an object with associated values can be held for a moment
 /// by another test's sweep of the shared association table (its weak load makes a strong copy), and
