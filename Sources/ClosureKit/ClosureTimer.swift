@@ -311,7 +311,7 @@ public final class ClosureTimer: @unchecked Sendable {
       scheduler.remove(self, state: &state)
       return end()
     }
-    _ = released
+    withExtendedLifetime(released) {}  // released after the lock
   }
 
   /// Whether the timer can still call its handler: not invalidated, not finished, owner alive.

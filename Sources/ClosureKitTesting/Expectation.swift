@@ -93,11 +93,16 @@ public final class Expectation: Sendable {
       }
       let (seconds, attoseconds) = timeout.components
       let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      Self.deadlines.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
         self.expire(waiter)
       }
     }
   }
+
+  /// Where deadlines fire: a queue of its own, not a global one. On Linux the global queues' worker
+  /// threads are the threads of Swift concurrency's global executor, so a deadline on them could
+  /// not fire while the code under test kept every such thread busy (the case a deadline is for).
+  private static let deadlines = DispatchQueue(label: "ClosureKitTesting.Expectation.deadlines")
 
   /// Resumes one waiter with `false` if it is still waiting.
   private func expire(_ waiter: Int) {

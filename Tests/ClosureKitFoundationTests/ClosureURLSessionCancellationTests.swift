@@ -60,7 +60,6 @@ func raceCancellationsAgainstCompletion(rounds: Int, concurrency: Int) async thr
 
 func raceCancellationsAgainstCompletion(rounds: Int, concurrency: Int, directory: URL) async throws {
   let server = try LoopbackServer()
-  defer { server.stop() }
   let session = ClosureURLSession()
   for _ in 0..<rounds {
     await withTaskGroup(of: Void.self) { group in
@@ -83,6 +82,7 @@ func raceCancellationsAgainstCompletion(rounds: Int, concurrency: Int, directory
     }
   }
   session.invalidateAndCancel()
+  await server.stop()  // nothing above throws once the server is started
 }
 
 /// Lets `microseconds` pass, yielding: the random moment of a cancellation, not a wait for an event.

@@ -19,7 +19,7 @@ import Testing
   @Test func refusedConnectionIsATypedErrorAndCompletesOnce() async throws {
     let server = try LoopbackServer()
     let closedPort = server.url("/bytes/1")
-    server.stop()
+    await server.stop()
     let log = await run(URLRequest(url: closedPort))
     #expect(log.errorCode == .cannotConnectToHost)
     #expect(log.completionCount == 1)
@@ -54,7 +54,7 @@ import Testing
   @Test func bytesForARefusedConnectionThrowsCannotConnectToHost() async throws {
     let server = try LoopbackServer()
     let closedPort = server.url("/bytes/1")
-    server.stop()
+    await server.stop()
     let session = makeSession()
     let error = await #expect(throws: URLError.self) {
       _ = try await session.bytes(for: URLRequest(url: closedPort))

@@ -60,12 +60,12 @@ func makeSession(timeout: TimeInterval = 120) -> ClosureURLSession {
 
 /// The longest a test waits for work on another thread or task before it reports a failure.
 ///
-/// A passing wait returns at once, so this costs nothing when the code is right. It is long because
-/// `swift test` runs every test at once on a cooperative pool as wide as the machine (2 threads on
-/// CI): a resumed task queues behind the other tests' work, and on a loaded 2-core machine a
-/// network test was seen to wait over 30 s for its first line in a run that took 39 s in all. A
-/// deadlock still fails the test, after two minutes, instead of hanging the run.
-let crossThreadDeadline: Duration = .seconds(120)
+/// A passing wait returns at once, so this costs nothing when the code is right; a deadlock fails
+/// the test after this long instead of hanging the run. It was 120 s while tests blocked threads
+/// of the cooperative pool (a semaphore's wait, a `queue.sync`, a join), which on a 2-core machine
+/// starved every other test's tasks (a network test once waited over 30 s for its first line); no
+/// test blocks one now, and `Expectation`'s and `LoopbackServer`'s deadlines fire off the pool.
+let crossThreadDeadline: Duration = .seconds(30)
 
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
@@ -108,9 +108,15 @@ func patternByte(_ offset: Int) -> UInt8 { UInt8(truncatingIfNeeded: offset) }
 /// Starts a loopback server for one test and stops it at the end, also if the test throws.
 func withServer<T>(_ body: (LoopbackServer) async throws -> T) async throws -> T {
   let server = try LoopbackServer()
-  defer { server.stop() }
-  let result = try await body(server)
+  let result: T
+  do {
+    result = try await body(server)
+  } catch {
+    await server.stop()
+    throw error
+  }
   #expect(await server.wait(until: { $0.openConnectionCount == 0 }), "a connection was left open")
+  await server.stop()
   return result
 }
 

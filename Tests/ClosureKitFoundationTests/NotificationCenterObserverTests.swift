@@ -56,13 +56,12 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let (center, name) = makeCenter()
     let queue = DispatchQueue(label: "closurekit.notifications.owner")
     let received = DelegateTestRecorder<String>()
-    let gate = DispatchSemaphore(value: 0)
-    queue.async { gate.wait() }
+    queue.suspend()  // holds the queue without blocking a thread
     var owner: DelegateTestObject? = DelegateTestObject("owner")
     center.addObserver(forName: name, on: .queue(queue), owner: owner!) { owner, _ in received.append(owner.name) }
     center.post(name: name, object: nil)
     owner = nil
-    gate.signal()
+    queue.resume()
     let drained = Expectation()
     queue.async { drained.fulfill() }
     #expect(await drained.wait(timeout: crossThreadDeadline))
@@ -127,12 +126,11 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let (center, name) = makeCenter()
     let queue = DispatchQueue(label: "closurekit.notifications.blocked")
     let received = DelegateTestRecorder<Int>()
-    let gate = DispatchSemaphore(value: 0)
-    queue.async { gate.wait() }
+    queue.suspend()  // holds the queue without blocking a thread
     let subscription = center.addObserver(forName: name, on: .queue(queue)) { _ in received.append(1) }
     center.post(name: name, object: nil)
     subscription.cancel()
-    gate.signal()
+    queue.resume()
     let drained = Expectation()
     queue.async { drained.fulfill() }
     #expect(await drained.wait(timeout: crossThreadDeadline))

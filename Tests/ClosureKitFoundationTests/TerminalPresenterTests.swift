@@ -373,7 +373,7 @@ extension TerminalPresenterTests {
       kill(getpid(), SIGINT)  // process-directed: Dispatch's worker threads block SIGINT, so raise() would not do
       #expect(await terminal.read(until: "\u{1b}[?25h"), "the signal handler shows the cursor again")
       #expect(essentials(terminal.settings()) == before, "restored by the signal handler")
-      let deadline = ContinuousClock.now + .seconds(60)
+      let deadline = ContinuousClock.now + .seconds(30)
       while interruptsSeen.load(ordering: .sequentiallyConsistent) == seenBefore && ContinuousClock.now < deadline {
         sched_yield()
       }

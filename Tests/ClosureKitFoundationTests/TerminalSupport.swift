@@ -94,7 +94,7 @@ final class PseudoTerminal: Sendable {
   /// Reads what the presenter writes until `marker` appears after the last marker found, or the
   /// deadline passes. The blocking reads run on a thread of their own: blocking a Swift
   /// concurrency thread could starve the very task that starts the dialog.
-  func read(until marker: String, timeout: Duration = .seconds(60)) async -> Bool {
+  func read(until marker: String, timeout: Duration = .seconds(30)) async -> Bool {
     await withCheckedContinuation { continuation in
       Thread { continuation.resume(returning: self.readBlocking(until: marker, timeout: timeout)) }.start()
     }

@@ -111,7 +111,7 @@ import Testing
     let slot = Delegate<Int, Int>()
     let owner = Tracked()
     let released = Expectation(count: 2)
-    DispatchQueue.global().async {
+    onOwnThread {  // not a pool thread: a deadlock here would hold it for good
       do {
         let first = CallsOnDeinit {
           _ = slot.isSet; released.fulfill()

@@ -277,7 +277,7 @@ struct FixedPresenter: DialogPresenter {
     let alert = Alert(title: "T")
     alert.addTextField()
     let replaced = Expectation()
-    DispatchQueue.global().async {
+    onOwnThread {  // not a pool thread: a deadlock here would hold it for good
       do {
         let capture = CallsOnDeinit { _ = alert.buttons }
         alert.enableButtons { _ in

@@ -90,7 +90,7 @@ import Testing
   @Test func tokensSweptFromABagAreReleasedOutsideItsLock() async {
     let bag = SubscriptionBag()
     let inserted = Expectation()
-    DispatchQueue.global().async {
+    onOwnThread {  // not a pool thread: a deadlock here would hold it for good
       do {
         let observed = Observed(wrappedValue: CallsOnDeinit { _ = bag.count })
         observed.observe { _ in }.store(in: bag)

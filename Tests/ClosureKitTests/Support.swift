@@ -1,4 +1,6 @@
 import ClosureKitTesting
+import Dispatch
+import Testing
 
 @testable import ClosureKit
 
@@ -45,6 +47,60 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) {
   pthread_join(startThread(body), nil)
 }
 
+/// The blocking `onNewThread(_:)`, by a name an async caller can pick: for the main actor, whose
+/// thread is not one of the cooperative pool's, when nothing may run on it until `body` is done.
+func onNewThreadJoined(_ body: @escaping @Sendable () -> Void) {
+  onNewThread(body)
+}
+
+/// Runs `body` on a new operating-system thread and resumes when it has finished, without blocking
+/// the caller's thread: the async form, which an async test gets, so that no test blocks a thread of
+/// the cooperative pool (two such threads on a 2-core machine serve every test of the run). A
+/// thread that has not finished by ``crossThreadDeadline`` fails the test and is left behind.
+func onNewThread(_ body: @escaping @Sendable () -> Void) async {
+  let finished = Expectation()
+  onOwnThread {
+    body()
+    finished.fulfill()
+  }
+  #expect(await finished.wait(timeout: crossThreadDeadline), "a thread of the test did not finish")
+}
+
+/// Runs `body` for each of `indices`, each on a thread of its own, and resumes when every one has
+/// returned; `false` if they have not by ``crossThreadDeadline``. For CPU-bound stress loops: run
+/// as tasks, they held the cooperative pool's threads (two on a 2-core machine) for seconds, and
+/// every other test's tasks waited behind them.
+func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+  let all = Array(indices)
+  guard !all.isEmpty else { return true }
+  let done = Expectation(count: all.count)
+  for index in all {
+    onOwnThread {
+      body(index)
+      done.fulfill()
+    }
+  }
+  return await done.wait(timeout: crossThreadDeadline)
+}
+
+/// Resumes once every job enqueued on `queue` before the call has run, without blocking the
+/// caller's thread (`queue.sync {}` would block a thread of the cooperative pool meanwhile).
+func drain(_ queue: DispatchQueue) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    queue.async { done.resume() }
+  }
+}
+
+/// Runs `body` on `queue` and resumes when it has run, without blocking the caller's thread.
+func runAndWait(on queue: DispatchQueue, _ body: @escaping @Sendable () -> Void) async {
+  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+    queue.async {
+      body()
+      done.resume()
+    }
+  }
+}
+
 /// Runs `body` on a new operating-system thread of its own and returns at once.
 ///
 /// For a long stress loop. Not `DispatchQueue.global().async`: on Linux the global queues' worker
@@ -82,12 +138,19 @@ func raceFinishes(
 
 /// The longest a test waits for work on another thread or task before it reports a failure.
 ///
-/// A passing wait returns at once, so this costs nothing when the code is right. It is long because
-/// `swift test` runs every test at once on a cooperative pool as wide as the machine (2 threads on
-/// CI): a resumed task queues behind the other tests' work, and on a loaded 2-core machine a
-/// network test was seen to wait over 30 s for its first line in a run that took 39 s in all. A
-/// deadlock still fails the test, after two minutes, instead of hanging the run.
-let crossThreadDeadline: Duration = .seconds(120)
+/// A passing wait returns at once, so this costs nothing when the code is right; a deadlock fails
+/// the test after this long instead of hanging the run. It was 120 s while tests blocked threads
+/// of the cooperative pool (a semaphore's wait, a `queue.sync`, a join), which on a 2-core machine
+/// starved every other test's tasks; no test does now (they wait with the async `onNewThread(_:)`,
+/// `drain(_:)` and `Expectation`, whose deadlines fire off the pool).
+let crossThreadDeadline: Duration = .seconds(30)
+
+/// The longest a handler of a contention test holds a box's delivery (on a thread of the test's
+/// own) while the test writes from elsewhere: a safety valve against a hang, not a deadline. The
+/// test releases the hold; if the hold ended first, the test would see the wrong order, so it is
+/// longer than a resumption of the test's task can take on a loaded machine (in a full
+/// ThreadSanitizer run, 30 s was not always enough).
+let handlerHold: DispatchTimeInterval = .seconds(120)
 
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly: on Linux an object with associated values can be held for a moment

@@ -55,7 +55,7 @@ package enum DiagnosticsSwitch {
       defer { configuration.reportDeadOwner = nil }
       return configuration.reportDeadOwner
     }
-    _ = previous
+    withExtendedLifetime(previous) {}  // released after the lock
   }
 
   /// Calls the reporter, outside the lock.

@@ -493,7 +493,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
         return state.remove(node)
       }
     }
-    _ = garbage
+    withExtendedLifetime(garbage) {}  // released after the lock
   }
 
   // MARK: Removal and queries
@@ -502,7 +502,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
   @usableFromInline
   final func remove(_ nodes: [HandlerNodeCore]) {
     let garbage = state.withLock { state in nodes.map { state.remove($0) } }
-    _ = garbage
+    withExtendedLifetime(garbage) {}  // released after the lock
   }
 
   /// Ends every handler: called by the source's deinit.
@@ -519,7 +519,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
       state.sites = [:]
       return entries
     }
-    _ = garbage
+    withExtendedLifetime(garbage) {}  // released after the lock
   }
 
   package final func cancel(_ subscription: Subscription) {
@@ -527,7 +527,7 @@ class HandlerListCore: SubscriptionSource, @unchecked Sendable {
     // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`).
     guard node.claimEnd() else { return }
     let garbage = state.withLock { $0.remove(node) }
-    _ = garbage
+    withExtendedLifetime(garbage) {}  // released after the lock
   }
 
   /// Cancels a run of this list's tokens (a bag's) under one lock.
@@ -862,6 +862,6 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListCore, @unc
         }
       )
     }
-    _ = garbage
+    withExtendedLifetime(garbage) {}  // released after the lock
   }
 }

@@ -84,7 +84,7 @@ package final class TimerScheduler: @unchecked Sendable {
     // the owner's last reference meanwhile, its deinit (which may invalidate the timer) runs here,
     // not under the lock. At most one live owner is loaded, as the first live timer is returned.
     var owner: (any AnyObject & Sendable)?
-    defer { _ = (released, owner) }
+    defer { withExtendedLifetime((released, owner)) {} }
     return state.withLock { state in
       let now = driver.now()
       while let entry = state.heap.first, entry.deadline <= now {

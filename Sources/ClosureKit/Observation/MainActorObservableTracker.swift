@@ -223,7 +223,7 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
       defer { slot.handler = nil }
       return slot.handler
     }
-    _ = released
+    withExtendedLifetime(released) {}  // released after the lock
   }
 
   // MARK: SubscriptionSource

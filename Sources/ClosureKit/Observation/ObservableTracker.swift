@@ -318,7 +318,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
       defer { state.handler = nil }
       return state.handler
     }
-    _ = handler
+    withExtendedLifetime(handler) {}  // released after the lock
   }
 
   // MARK: SubscriptionSource

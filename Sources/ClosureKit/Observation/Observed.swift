@@ -18,19 +18,21 @@
 ///
 /// One write is one change: the prior callbacks (if asked for), then the write, then one post
 /// callback per observer. Writing an equal value is reported, as in KVO, unless the box was made
-/// with `skipsEqualValues: true`.
+/// with `skipsEqualValues: true`. The one exception is contention: writes queued while another
+/// thread delivers are delivered together, as one change to the box's latest value.
 ///
 /// > Important: Safe from any thread, and no writer ever waits for another thread's handlers.
 /// > Writes are ordered as they are stored, and one thread at a time delivers their callbacks:
-/// > each observer sees the changes in write order, one change per write, and one write's prior
-/// > and post callbacks are never interleaved with another write's, also with queue delivery.
-/// > A write made while no other thread is delivering runs its immediate handlers on the writing
-/// > thread, before it returns, outside any lock: they may read, write (delivered depth-first),
-/// > observe or cancel. A write made while another thread is delivering stores the value and
-/// > returns at once; that thread runs its handlers (or enqueues them) after the changes before
-/// > it. So two boxes whose handlers write each other, written from two threads, cannot deadlock;
-/// > such a binding settles when its handlers copy the source's current `value` rather than
-/// > `change.newValue` (see the Observation article).
+/// > each observer sees the changes in write order, and one change's prior and post callbacks
+/// > are never interleaved with another's, also with queue delivery. A write made while no other
+/// > thread is delivering is one change, whose immediate handlers run on the writing thread,
+/// > before it returns, outside any lock: they may read, write (delivered depth-first), observe
+/// > or cancel. A write made while another thread is delivering stores the value and returns at
+/// > once; that thread delivers it after the changes before it, together with the writes queued
+/// > right after it, as one change to the latest value. So two boxes whose handlers write each
+/// > other, written from several threads, neither deadlock nor keep handing each other stale
+/// > values: the binding settles whether its handlers copy `change.newValue` or the source's
+/// > current `value` (see the Observation article).
 @propertyWrapper
 public final class Observed<Value: Sendable>: Sendable {
   @usableFromInline let storage: ObservedStorage<Value>

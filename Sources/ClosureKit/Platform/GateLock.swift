@@ -62,17 +62,3 @@ final class GateLock<Value>: @unchecked Sendable {
     return try body(&value)
   }
 }
-
-/// The calling thread's id as a non-zero integer, for the atomic word that names the thread
-/// delivering an ``Observed``'s changes. It is the address of the thread's control block, so it is
-/// even: bit 0 is free for a flag.
-@inlinable
-var currentThreadID: Int {
-  #if canImport(Darwin)
-    Int(bitPattern: pthread_self())
-  #elseif canImport(Glibc)
-    Int(bitPattern: UInt(pthread_self()))
-  #else
-    unsafeBitCast(pthread_self(), to: Int.self)
-  #endif
-}

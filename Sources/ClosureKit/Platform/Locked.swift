@@ -116,30 +116,6 @@ final class LockedStorage<Value>: ManagedBuffer<Value, LockPrimitive> {
   }
 }
 
-/// The identity of an operating-system thread, without Foundation: `pthread_self()`, compared with
-/// `pthread_equal`.
-///
-/// `@unchecked Sendable`: a `pthread_t` is an opaque handle, only compared, never dereferenced.
-@usableFromInline
-struct ThreadIdentity: Equatable, @unchecked Sendable {
-  @usableFromInline let thread: pthread_t
-
-  @inlinable
-  init(thread: pthread_t) {
-    self.thread = thread
-  }
-
-  /// The calling thread.
-  @inlinable static var current: ThreadIdentity {
-    ThreadIdentity(thread: pthread_self())
-  }
-
-  @inlinable
-  static func == (lhs: ThreadIdentity, rhs: ThreadIdentity) -> Bool {
-    pthread_equal(lhs.thread, rhs.thread) != 0
-  }
-}
-
 /// Starts a new operating-system thread (not a Dispatch worker) that runs `body`, and returns it;
 /// the caller joins or detaches it.
 ///

@@ -39,6 +39,8 @@ public final class LoopbackServer: @unchecked Sendable {
   private let listener: Int32
   private let lock = NSLock()
   private let threads = DispatchGroup()
+  /// Where the deadlines of ``wait(timeout:until:)`` fire, and ``stop()-async`` resumes.
+  private let deadlines = DispatchQueue(label: "LoopbackServer.deadlines")
   /// Open connection sockets, shut down by `stop()`.
   private var connections: Set<Int32> = []
   /// Set once by `stop()`.
@@ -126,7 +128,7 @@ public final class LoopbackServer: @unchecked Sendable {
   ///   - timeout: The longest wait.
   ///   - condition: Checked now and after every change of the state, under the server's lock.
   /// - Returns: `true` once the condition holds, `false` at the deadline.
-  public func wait(timeout: Duration = .seconds(120), until condition: @escaping @Sendable (State) -> Bool) async
+  public func wait(timeout: Duration = .seconds(30), until condition: @escaping @Sendable (State) -> Bool) async
     -> Bool
   {
     await withCheckedContinuation { continuation in
@@ -142,7 +144,8 @@ public final class LoopbackServer: @unchecked Sendable {
       }
       let (seconds, attoseconds) = timeout.components
       let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-      DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
+      // A queue of its own, not a global one, whose workers are the cooperative pool's on Linux.
+      deadlines.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [self] in
         lock.withLock { waiters.removeValue(forKey: waiter) }?.continuation.resume(returning: false)
       }
     }
@@ -169,18 +172,42 @@ public final class LoopbackServer: @unchecked Sendable {
   /// server.stop()
   /// ```
   ///
-  /// > Important: Idempotent; blocks until every server thread has returned.
+  /// > Important: Idempotent; blocks until every server thread has returned. From async code, use
+  /// > ``stop()-async``, which waits without blocking a thread of the cooperative pool.
   public func stop() {
+    guard beginStopping() else { return }
+    threads.wait()
+    Sockets.close(listener)
+  }
+
+  /// Closes the listener and every connection and waits for the server threads to end, without
+  /// blocking the caller's thread.
+  ///
+  /// ```swift
+  /// await server.stop()
+  /// ```
+  ///
+  /// > Important: Idempotent; resumes when every server thread has returned.
+  public func stop() async {
+    guard beginStopping() else { return }
+    await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+      threads.notify(queue: deadlines) { done.resume() }
+    }
+    Sockets.close(listener)
+  }
+
+  /// Marks the server stopped and shuts the listener and every connection down; `false` if it
+  /// was already stopped.
+  private func beginStopping() -> Bool {
     let first = lock.withLock { () -> Bool in
       if isStopped { return false }
       isStopped = true
       for connection in connections { Sockets.shutdown(connection) }
       return true
     }
-    guard first else { return }
+    guard first else { return false }
     Sockets.shutdown(listener)
-    threads.wait()
-    Sockets.close(listener)
+    return true
   }
 
   // MARK: - Connections

@@ -91,6 +91,9 @@ typedef struct _opaque_pthread_mutex_t pthread_mutex_t;
 typedef struct _opaque_pthread_mutexattr_t pthread_mutexattr_t;
 typedef struct _opaque_pthread_cond_t pthread_cond_t;
 typedef struct _opaque_pthread_condattr_t pthread_condattr_t;
+// libpthread: include/sys/_pthread/_pthread_types.h and _pthread_key_t.h @ libpthread-539
+typedef unsigned long __darwin_pthread_key_t;
+typedef __darwin_pthread_key_t pthread_key_t;
 
 // libpthread: include/pthread/pthread.h (iPhoneOS16.5.sdk). The whole header is inside
 // `clang assume_nonnull`. `pthread_create` is the *compatibility* variant: the header defines
@@ -110,9 +113,11 @@ int pthread_cond_wait(pthread_cond_t *__restrict, pthread_mutex_t *__restrict);
 int pthread_create(pthread_t *__restrict, const pthread_attr_t *_Nullable __restrict,
                    void *(*_Nonnull)(void *), void *_Nullable __restrict);
 int pthread_detach(pthread_t);
-int pthread_equal(pthread_t _Nullable, pthread_t _Nullable);
+__PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use Task Local Values instead")
+void *_Nullable pthread_getspecific(pthread_key_t);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use an asynchronous wait instead of a synchronous wait")
 int pthread_join(pthread_t, void *_Nullable *_Nullable);
+int pthread_key_create(pthread_key_t *, void (*_Nullable)(void *));
 int pthread_mutex_destroy(pthread_mutex_t *);
 int pthread_mutex_init(pthread_mutex_t *__restrict, const pthread_mutexattr_t *_Nullable __restrict);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
@@ -121,7 +126,8 @@ int pthread_mutex_lock(pthread_mutex_t *);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
   "Use OSAllocatedUnfairLock's withLock or NSLock for async-safe scoped locking")
 int pthread_mutex_unlock(pthread_mutex_t *);
-pthread_t pthread_self(void);
+__PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use Task Local Values instead")
+int pthread_setspecific(pthread_key_t, const void *_Nullable);
 #pragma clang assume_nonnull end
 
 // libplatform: include/os/lock.h @ libplatform-375.100.10 (the header is inside

@@ -1,0 +1,138 @@
+public import Synchronization
+
+/// One handler registered on an ``Observed``, and the token of the registration, which it is (a
+/// ``Subscription`` in state mode, like an event's ``HandlerNodeCore``): no token object of its
+/// own, and no reference between the two to clear. Not generic, so that registration, cancellation
+/// and removal run as concrete code in an unspecialised build of the storage (they looked up
+/// generic metadata at every step, which was most of their time).
+///
+/// The handler itself is not here but in an ``ObservedHandler`` that the registry's entries hold
+/// (``ObserverEntry``), so that what it captured is released when it leaves the registry (and every
+/// list a write reads), even while its token is kept.
+///
+/// `@unchecked Sendable`: everything is immutable or atomic (the state bits of `word`).
+@usableFromInline
+class ObservedObserver: Subscription, @unchecked Sendable {
+  /// What the handler asked to be told.
+  @usableFromInline final let options: ObservationOptions
+  /// Where the handler runs.
+  @usableFromInline final let delivery: Delivery
+
+  init(source: any SubscriptionSource, options: ObservationOptions, delivery: __owned Delivery, flags: Int = 0) {
+    self.options = options
+    self.delivery = delivery
+    super.init(source: source, word: NodeBits.isState | flags)
+  }
+
+  /// Whether the handler was registered with an owner (an ``OwnedObservedObserver``).
+  @inlinable final var isOwnerBound: Bool {
+    word.load(ordering: .relaxed) & NodeBits.ownerBound != 0
+  }
+
+  /// Whether the handler has been ended: cancelled, owner found gone, or the box gone.
+  @inlinable final var hasEnded: Bool {
+    word.load(ordering: .acquiring) & NodeBits.ended != 0
+  }
+
+  /// Whether the handler's owner has been deallocated.
+  @inlinable final var isOrphaned: Bool {
+    isOwnerBound && isOwnerGone
+  }
+
+  /// Whether the handler will not run again.
+  @inlinable final var isEnded: Bool {
+    hasEnded || isOrphaned
+  }
+
+  /// Sets the ``NodeBits/ended`` bit; `true` for the one caller that set it. Only under the
+  /// storage's mutex: every writer of the state word holds it (the bit is its only change after
+  /// registration), so a load and a store do what an atomic read-modify-write would, for less.
+  /// Readers outside the mutex (a delivery, `isCancelled`) load the word atomically.
+  @inlinable final func claimEndLocked() -> Bool {
+    let current = word.load(ordering: .relaxed)
+    guard current & NodeBits.ended == 0 else { return false }
+    word.store(current | NodeBits.ended, ordering: .releasing)
+    return true
+  }
+
+  /// Whether the owner has been deallocated; `false` for an observer without one.
+  @usableFromInline
+  var isOwnerGone: Bool { false }
+}
+
+/// A handler registered on an ``Observed`` with an owner: the owner's weak reference, which an
+/// observer without one does not make.
+///
+/// `@unchecked Sendable`: `owner` is a weak reference, which the runtime reads and clears
+/// atomically; the rest as ``ObservedObserver``.
+@usableFromInline
+final class OwnedObservedObserver: ObservedObserver, @unchecked Sendable {
+  /// Held weakly; the handler ends when it is deallocated.
+  @usableFromInline weak let owner: (any AnyObject & Sendable)?
+
+  init(
+    source: any SubscriptionSource,
+    options: ObservationOptions,
+    delivery: __owned Delivery,
+    owner: __shared any AnyObject & Sendable
+  ) {
+    self.owner = owner
+    super.init(source: source, options: options, delivery: delivery, flags: NodeBits.ownerBound)
+  }
+
+  @usableFromInline
+  override var isOwnerGone: Bool { owner == nil }
+}
+
+/// The handler of a registration on an ``Observed``, in an object of its own: a write calls it as
+/// a constant of a class, in place, where a closure read from an array's memory is copied (a retain
+/// and a release of its captures per call, a third of a write to one observer).
+///
+/// Not generic, so that the registry's entries are not; every one is an ``ObservedHandler`` of the
+/// storage's value type. `@unchecked Sendable`: immutable.
+@usableFromInline
+class ObservedHandlerCore: @unchecked Sendable {
+  @usableFromInline init() {}
+}
+
+/// The handler of a registration on an ``Observed<Value>``.
+///
+/// `@unchecked Sendable`: immutable, and the closure is `@Sendable`.
+@usableFromInline
+final class ObservedHandler<Value: Sendable>: ObservedHandlerCore, @unchecked Sendable {
+  /// The user's handler (owner-bound handlers are wrapped to hold the owner weakly).
+  @usableFromInline let call: @Sendable (Change<Value>) -> Void
+
+  @inlinable
+  init(_ call: @escaping @Sendable (Change<Value>) -> Void) {
+    self.call = call
+  }
+}
+
+/// A registered observer with its handler, as the registry and the lists keep them.
+@usableFromInline
+struct ObserverEntry {
+  /// The observer, which is also the registration's token.
+  @usableFromInline let observer: ObservedObserver
+  /// The handler.
+  @usableFromInline let handler: ObservedHandlerCore
+
+  @inlinable
+  init(observer: ObservedObserver, handler: ObservedHandlerCore) {
+    self.observer = observer
+    self.handler = handler
+  }
+
+  /// The observer of the entry at `entry`, unretained: valid while the entries that hold it live.
+  @inlinable
+  static func observer(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedObserver> {
+    UnsafeRawPointer(entry).load(as: Unmanaged<ObservedObserver>.self)
+  }
+
+  /// The handler of the entry at `entry`, unretained, likewise. Swift lays out a struct's stored
+  /// properties in declaration order, so the handler follows the observer (see ``HandlerEntry``).
+  @inlinable
+  static func handler(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedHandlerCore> {
+    (UnsafeRawPointer(entry) + MemoryLayout<ObservedObserver>.stride).load(as: Unmanaged<ObservedHandlerCore>.self)
+  }
+}
