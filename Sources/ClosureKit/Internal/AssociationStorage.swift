@@ -1,7 +1,8 @@
+import Synchronization
+
 #if canImport(ObjectiveC)
   import ObjectiveC
 #endif
-import Synchronization
 
 /// Where ``AssociatedKey`` and ``WeakAssociatedKey`` keep their boxes: the Objective-C runtime's
 /// associated objects on Apple platforms, ``AssociationTable`` elsewhere. Every box is held
