@@ -11,13 +11,13 @@ extension Observable where Self: AnyObject & Sendable {
   ///   var rating = 0
   /// }
   /// let track = Track()
-  /// track.observe(\.title, \.rating, on: .queue(trackQueue)) { keyPath, change in
+  /// track.observe(\.title, \.rating, on: .queue(orderQueue)) { keyPath, change in
   ///   if keyPath == \Track.rating { print("rating", change.newValue as? Int ?? 0) }
   ///   else { print("title", change.newValue as? String ?? "") }
   /// }
   /// ```
   ///
-  /// Each key path is observed as by ``observe(_:options:on:_:)`` (continuously, following
+  /// Each key path is observed as by the one-key-path `observe(_:options:on:_:)` (continuously, following
   /// replaced intermediate objects, coalescing writes until the hop), and all of them share one
   /// token.
   ///
@@ -30,7 +30,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// - Returns: One token for every key path: cancelling it ends every observation; dropping it
   ///   does not. `isCancelled` is `true` once it is cancelled or the object is deallocated.
   ///
-  /// > Important: The rules of ``observe(_:options:on:_:)``, for each key path. The post
+  /// > Important: The rules of the one-key-path `observe(_:options:on:_:)`, for each key path. The post
   /// > callbacks of different key paths never overlap: with ``Delivery/immediate`` they share one
   /// > serial hop queue (or the main queue, for writes made there); with a queue or the main
   /// > actor, they run there. One write that changes two key paths gives two calls, in no order
@@ -65,8 +65,8 @@ extension Observable where Self: AnyObject & Sendable {
   /// the observation ends when `owner` is deallocated, and the handler receives it strong.
   ///
   /// ```swift
-  /// model.observe(\.title, \.count, owner: screen, on: .mainActor) { screen, keyPath, _ in
-  ///   screen.refresh()
+  /// model.observe(\.title, \.count, owner: screen, on: .mainActor) { screen, keyPath, change in
+  ///   screen.show(change.newValue ?? "")
   /// }
   /// ```
   ///
@@ -78,7 +78,7 @@ extension Observable where Self: AnyObject & Sendable {
   ///   - handler: Receives the owner, the key path that changed and its change.
   /// - Returns: One token for every key path; dropping it does not end the observations.
   ///
-  /// > Important: The same rules as ``observe(_:options:on:_:)-(_,_,_,_)``. Once the owner is
+  /// > Important: The same rules as the several-key-path `observe(_:options:on:_:)`. Once the owner is
   /// > gone the handler is never called again and is released at the next change.
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, each Value: Sendable>(
