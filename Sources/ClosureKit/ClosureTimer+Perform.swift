@@ -70,7 +70,7 @@ extension ClosureTimer {
   }
 
   /// Stops the timer for good and releases its handler: the same as ``invalidate()``, so that a
-  /// timer and the ``Subscription`` of ``perform(after:on:clock:_:)`` are cancelled alike.
+  /// timer and the ``Subscription`` of ``perform(after:on:clock:_:)-(_,Delivery,_,_)`` are cancelled alike.
   ///
   /// ```swift
   /// let poll = ClosureTimer.schedule(every: .seconds(5)) { _ in print("poll") }
