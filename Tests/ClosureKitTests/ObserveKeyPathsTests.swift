@@ -233,7 +233,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
 
   @Test func noKeyPathStopsWithAMessageNamingKeyPaths() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      Order().observe { (_: PartialKeyPath<Order>, _: Change<any Sendable>) in }
+      Order().observe(on: .immediate) { (_: PartialKeyPath<Order>, _: Change<any Sendable>) in }
     }
     #expect(errorText(of: result).contains("`keyPaths`"))
   }
@@ -242,4 +242,79 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
 /// What an exit test's child process wrote to standard error.
 private func errorText(of result: ExitTest.Result?) -> String {
   String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
+}
+
+@MainActor @Suite struct MainActorObservableKeyPathsTests {
+  /// "count 0->1", "label a->b".
+  private static func text(_ keyPath: PartialKeyPath<MainActorCounter>, _ change: Change<any Sendable>) -> String {
+    func value(_ value: (any Sendable)?) -> String { value.map { "\($0)" } ?? "nil" }
+    let name = keyPath == \MainActorCounter.count ? "count" : keyPath == \MainActorCounter.label ? "label" : "?"
+    return "\(name) \(value(change.oldValue))->\(value(change.newValue))"
+  }
+
+  @Test func severalKeyPathsOfAMainActorModelReportOnTheMainActor() async {
+    let model = MainActorCounter()
+    let seen = Recorder<String>()
+    model.observe(\.count, \.label, options: [.initial, .old, .new]) { keyPath, change in
+      MainActor.assertIsolated()
+      seen.append(Self.text(keyPath, change))  // on the main actor: main-actor key paths may be formed
+    }
+    #expect(seen.values == ["count nil->0", "label nil->a"])
+    model.count = 1
+    await drainMainQueue()
+    model.label = "b"
+    await drainMainQueue()
+    #expect(seen.values == ["count nil->0", "label nil->a", "count 0->1", "label a->b"])
+  }
+
+  @Test func oneTokenEndsEveryKeyPathOfAMainActorModel() async {
+    let model = MainActorCounter()
+    let calls = Counter()
+    let subscription = model.observe(\.count, \.label) { _, _ in calls.increment() }
+    model.count = 1
+    await drainMainQueue()
+    subscription.cancel()
+    #expect(subscription.isCancelled)
+    model.count = 2
+    model.label = "z"
+    await drainMainQueue()
+    #expect(calls.value == 1)
+  }
+
+  @Test func theOwnerFormOfAMainActorModelEndsWithTheOwner() async {
+    let model = MainActorCounter()
+    var owner: ScreenOwner? = ScreenOwner()
+    let calls = Counter()
+    model.observe(\.count, \.label, owner: owner!) { _, _, _ in calls.increment() }
+    model.label = "b"
+    await drainMainQueue()
+    owner = nil
+    model.count = 3
+    await drainMainQueue()
+    #expect(calls.value == 1)
+  }
+}
+
+extension MainActorObservableKeyPathsTests {
+  @Test func mainActorDeliveryEnqueuesTheCallsOnTheMainActor() async {
+    let model = MainActorCounter()
+    let seen = Recorder<String>()
+    model.observe(\.count, \.label, on: .mainActor) { keyPath, change in
+      seen.append(keyPath == \MainActorCounter.label ? "label \(change.newValue!)" : "count \(change.newValue!)")
+    }
+    model.label = "q"
+    #expect(seen.values.isEmpty)  // enqueued, not run inside the write
+    await drainMainQueue()
+    await drainMainQueue()
+    #expect(seen.values == ["label q"])
+  }
+
+  @Test func aQueueDeliveryStopsWithAMessageNamingDelivery() async {
+    let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
+      await MainActor.run {
+        _ = MainActorCounter().observe(\.count, \.label, on: .queue(.global())) { _, _ in }
+      }
+    }
+    #expect(errorText(of: result).contains("`delivery`"))
+  }
 }
