@@ -128,6 +128,10 @@ final class EditScreen: Presentable {
 @MainActor
 let counter = MainCounter()
 
+// MARK: Sources/ClosureKit/Observation/Observable+ObserveKeyPathsMainActor.swift
+@MainActor
+let counter = MainCounter()
+
 // MARK: Sources/ClosureKitFoundation/ClosureURLSession+AsyncBytes.swift:111
 let (bytes, _) = try await session.bytes(for: request)
 var iterator = bytes.chunks.makeAsyncIterator()
