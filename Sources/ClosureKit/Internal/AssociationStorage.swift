@@ -1,7 +1,6 @@
-import Synchronization
-
 #if canImport(ObjectiveC)
   import ObjectiveC
+  import Synchronization
 #endif
 
 /// Where ``AssociatedKey`` and ``WeakAssociatedKey`` keep their boxes: the Objective-C runtime's
@@ -118,8 +117,8 @@ enum AssociationStorage {
 
 /// The keys ever set on one object, for ``AssociationStorage/removeAll(from:)``.
 final class KeyRegistry: Sendable {
-  /// The key addresses, under a mutex of their own.
-  private let storage = Mutex<Set<UInt>>([])
+  /// The key addresses, under a lock of their own (the platform lock, which ThreadSanitizer sees).
+  private let storage = Locked<Set<UInt>>([])
 
   /// Adds `address` (no effect if it is there).
   func insert(_ address: UInt) {
