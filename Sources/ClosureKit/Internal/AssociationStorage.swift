@@ -19,7 +19,8 @@ enum AssociationStorage {
     #if canImport(ObjectiveC)
       objc_getAssociatedObject(object, pointer(address)) as? Box
     #else
-      AssociationTable.shared.value(for: object, key: address).map { unsafeDowncast($0, to: Box.self) }
+      guard let box = AssociationTable.shared.value(for: object, key: address) else { return nil }
+      return unsafeDowncast(box, to: Box.self)
     #endif
   }
 
