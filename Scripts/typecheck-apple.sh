@@ -9,7 +9,7 @@
 # Observation need it), which is why every conditional must test Darwin first.
 #
 # Checked, each with warnings as errors:
-#   ClosureKit            every file with Darwin; the files with Objective-C branches (AssociatedKey
+#   ClosureKit            every file with Darwin; the files with Objective-C branches (AssociationStorage
 #                         on the runtime, `extension NSObject: Configurable, DismissRequesting`)
 #                         also against the stub ObjectiveC
 #   ClosureKitTesting     every file, against that ClosureKit

@@ -12,6 +12,11 @@ var timer = makeTimer()
 // MARK: Sources/ClosureKit/Delegate.swift
 let shouldSave = Delegate<Document, Bool>()
 
+// MARK: Sources/ClosureKit/WeakAssociatedKey.swift
+enum Keys { static let parent = WeakAssociatedKey<Widget>() }
+let child = Widget()
+var parent: Widget? = Widget()
+
 // MARK: Sources/ClosureKit/Dialogs/DialogPresenter.swift
 let request = DialogRequest(
   style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
@@ -124,6 +129,10 @@ final class EditScreen: Presentable {
 }
 
 // MARK: Sources/ClosureKit/Observation/Observable+ObserveMainActor.swift
+@MainActor
+let counter = MainCounter()
+
+// MARK: Sources/ClosureKit/Observation/Observable+ObserveKeyPathsMainActor.swift
 @MainActor
 let counter = MainCounter()
 

@@ -1,8 +1,3 @@
-#if canImport(ObjectiveC)
-  import ObjectiveC
-  import Synchronization
-#endif
-
 /// A key under which a value of type `Value` is attached to any class instance and released with it.
 ///
 /// Create each key once, as a `static let`, and read and write values through it:
@@ -58,12 +53,7 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
   /// > `nil` (the object already counts as dead); on Apple platforms it still returns the value.
   public func value(for object: AnyObject) -> Value? {
-    #if canImport(ObjectiveC)
-      (objc_getAssociatedObject(object, pointer) as? AssociatedBox<Value>)?.value
-    #else
-      guard let box = AssociationTable.shared.value(for: object, key: address) else { return nil }
-      return unsafeDowncast(box, to: AssociatedBox<Value>.self).value
-    #endif
+    AssociationStorage.box(AssociatedBox<Value>.self, on: object, key: address)?.value
   }
 
   /// Attaches `value` to `object` under this key, replacing and releasing any previous value.
@@ -78,14 +68,11 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   ///   - object: Any class instance. It is not retained.
   ///
   /// > Important: Safe from any thread. Do not capture `object` strongly in `value`: that is a
-  /// > retain cycle, and neither would ever be released. On Linux a value set from inside
-  /// > `object`'s own `deinit` is released at once instead of stored.
+  /// > retain cycle, and neither would ever be released (a ``WeakAssociatedKey`` holds an object
+  /// > without retaining it). On Linux a value set from inside `object`'s own `deinit` is released
+  /// > at once instead of stored.
   public func setValue(_ value: Value, for object: AnyObject) {
-    #if canImport(ObjectiveC)
-      objc_setAssociatedObject(object, pointer, AssociatedBox(value), .OBJC_ASSOCIATION_RETAIN)
-    #else
-      AssociationTable.shared.setValue(AssociatedBox(value), for: object, key: address)
-    #endif
+    AssociationStorage.setBox(AssociatedBox(value), on: object, key: address)
   }
 
   /// Detaches and releases the value attached to `object` under this key, if any.
@@ -99,46 +86,18 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// > Important: Safe from any thread. The value is released before this returns, unless another
   /// > thread holds it right now (it just read it).
   public func removeValue(for object: AnyObject) {
-    #if canImport(ObjectiveC)
-      objc_setAssociatedObject(object, pointer, nil, .OBJC_ASSOCIATION_RETAIN)
-    #else
-      AssociationTable.shared.setValue(nil, for: object, key: address)
-    #endif
+    AssociationStorage.setBox(nil, on: object, key: address)
   }
 
   /// Atomically replaces the value with what `transform` returns for the current one (`nil`
-  /// removes it). `transform` must not touch associated values: on Linux it runs under the
-  /// table's lock. The replaced value is released after every lock is released.
+  /// removes it). `transform` must not touch associated values: it runs under a lock. The
+  /// replaced value is released after every lock is released.
   func update(for object: AnyObject, _ transform: (Value?) -> Value?) {
-    #if canImport(ObjectiveC)
-      let old: AssociatedBox<Value>? = associationUpdateLock.withLock { _ in
-        let old = objc_getAssociatedObject(object, pointer) as? AssociatedBox<Value>
-        let new = transform(old?.value).map(AssociatedBox.init)
-        objc_setAssociatedObject(object, pointer, new, .OBJC_ASSOCIATION_RETAIN)
-        return old
-      }
-      withExtendedLifetime(old) {}
-    #else
-      AssociationTable.shared.update(for: object, key: address) { box in
-        let old = box.map { unsafeDowncast($0, to: AssociatedBox<Value>.self).value }
-        return transform(old).map(AssociatedBox.init)
-      }
-    #endif
-  }
-
-  #if canImport(ObjectiveC)
-    /// The key as the Objective-C runtime wants it.
-    var pointer: UnsafeRawPointer {
-      UnsafeRawPointer(bitPattern: address)!
+    AssociationStorage.updateBox(AssociatedBox<Value>.self, on: object, key: address) { box in
+      transform(box?.value).map(AssociatedBox.init)
     }
-  #endif
+  }
 }
-
-#if canImport(ObjectiveC)
-  /// Serialises ``AssociatedKey/update(for:_:)`` on Apple platforms, where the Objective-C runtime
-  /// has no compare-and-set for associations.
-  let associationUpdateLock = Mutex(())
-#endif
 
 /// Holds one associated value as an object, as both the Objective-C runtime and the Linux side
 /// table store objects.

@@ -146,6 +146,26 @@ public final class Delegate<Input, Output>: Sendable {
   }
 }
 
+extension Delegate where Input == Void {
+  /// Calls the closure of a slot whose delegate method takes no arguments, as `slot()` instead of
+  /// `slot(())` (as ``Event/send()`` does for `Event<Void>`).
+  ///
+  /// ```swift
+  /// let shouldClose = Delegate<Void, Bool>()
+  /// shouldClose.delegate { true }
+  /// let close = shouldClose() ?? false   // nil: unset or owner gone, use the default
+  /// ```
+  ///
+  /// - Returns: The closure's output, or `nil` when the slot is unset or its owner is gone.
+  ///
+  /// > Important: The same rules as ``callAsFunction(_:)``: the closure runs synchronously on the
+  /// > calling thread, outside the lock.
+  @inlinable @discardableResult
+  public func callAsFunction() -> Output? {
+    callAsFunction(())
+  }
+}
+
 /// A weak reference that can be captured by a `@Sendable` closure.
 final class WeakBox<Object: AnyObject & Sendable>: Sendable {
   /// The referenced object; `nil` once deallocated.

@@ -27,6 +27,19 @@ extension TerminalPresenterTests {
       #expect(output.contains("Choose 1-3 (number or title): 2\n"))
     }
 
+    @Test func pipeDialogIsPresentedFromWillPresentUntilDidDismiss() async throws {
+      let ran = Log()
+      let alert = makeAlert(ran)
+      alert.onWillPresent { ran.append("willPresent \(alert.isPresented)") }
+      alert.onDidPresent { ran.append("didPresent \(alert.isPresented)") }
+      alert.onDidDismiss { _ in ran.append("didDismiss \(alert.isPresented)") }
+      #expect(!alert.isPresented)
+      let (result, _) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "2\n")
+      #expect(result.index == 1)
+      #expect(!alert.isPresented)
+      #expect(ran.values == ["willPresent true", "didPresent true", "OK", "didDismiss true"])
+    }
+
     @Test func pipeAnswerByTitleIgnoresCaseAndSurroundingSpaces() async throws {
       let ran = Log()
       let alert = makeAlert(ran)

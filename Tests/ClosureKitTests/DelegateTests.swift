@@ -75,6 +75,29 @@ import Testing
     #expect(weakCaptured == nil)
   }
 
+  @Test func voidSlotIsCalledWithoutArguments() {
+    let slot = Delegate<Void, Int>()
+    #expect(slot() == nil)
+    let calls = Counter()
+    slot.delegate {
+      calls.increment()
+      return 42
+    }
+    #expect(slot() == 42)
+    #expect(slot(()) == 42)
+    #expect(calls.value == 2)
+  }
+
+  @Test func voidSlotCalledWithoutArgumentsAnswersNilOnceTheOwnerIsGone() {
+    let slot = Delegate<Void, String>()
+    var owner: Tracked? = Tracked("owner")
+    slot.delegate(on: owner!) { owner, _ in owner.name }
+    #expect(slot() == "owner")
+    owner = nil
+    #expect(slot() == nil)
+    #expect(!slot.isSet)
+  }
+
   @Test func optionalOutputIsDistinguishedFromUnset() {
     let slot = Delegate<Int, Int?>()
     slot.delegate { _ in nil }

@@ -93,6 +93,24 @@ public final class ActionSheet: Sendable {
   public var buttons: [DialogButton] { core.buttons }
   /// The index of the cancel button, if there is one.
   public var cancelButtonIndex: Int? { core.firstButtonIndex(role: .cancel) }
+
+  /// Whether the action sheet is being presented: `true` from the start of ``present(on:isolation:)``
+  /// (before the will-present closure runs) until the did-dismiss closure has run, whichever
+  /// presenter shows it (UIAlertView's and UIActionSheet's `isVisible`).
+  ///
+  /// ```swift
+  /// sheet.onDidPresent { print(sheet.isPresented) }    // prints "true"
+  /// sheet.onDidDismiss { _ in print(sheet.isPresented) }   // prints "true": still presenting
+  /// if !sheet.isPresented { print("not on screen") }
+  /// ```
+  ///
+  /// It is `true` in every lifecycle closure and button action, and `false` before the action sheet is
+  /// presented and once ``present(on:isolation:)`` is about to return.
+  ///
+  /// > Important: Safe from any thread; a read takes the action sheet's lock. It reports the action sheet's
+  /// > presentation, not what a presenter does on screen: between will-present and the presenter's
+  /// > ``DialogRequest/reportPresented()``, the action sheet may not be visible yet.
+  public var isPresented: Bool { core.isPresented }
   /// The index of the first destructive button, if there is one.
   public var destructiveButtonIndex: Int? { core.firstButtonIndex(role: .destructive) }
 

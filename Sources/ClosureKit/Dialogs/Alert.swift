@@ -96,6 +96,24 @@ public final class Alert: Sendable {
   /// The index of the cancel button, if there is one.
   public var cancelButtonIndex: Int? { core.firstButtonIndex(role: .cancel) }
 
+  /// Whether the alert is being presented: `true` from the start of ``present(on:isolation:)``
+  /// (before the will-present closure runs) until the did-dismiss closure has run, whichever
+  /// presenter shows it (UIAlertView's and UIActionSheet's `isVisible`).
+  ///
+  /// ```swift
+  /// alert.onDidPresent { print(alert.isPresented) }    // prints "true"
+  /// alert.onDidDismiss { _ in print(alert.isPresented) }   // prints "true": still presenting
+  /// if !alert.isPresented { print("not on screen") }
+  /// ```
+  ///
+  /// It is `true` in every lifecycle closure and button action, and `false` before the alert is
+  /// presented and once ``present(on:isolation:)`` is about to return.
+  ///
+  /// > Important: Safe from any thread; a read takes the alert's lock. It reports the alert's
+  /// > presentation, not what a presenter does on screen: between will-present and the presenter's
+  /// > ``DialogRequest/reportPresented()``, the alert may not be visible yet.
+  public var isPresented: Bool { core.isPresented }
+
   /// Adds a button and returns its index.
   ///
   /// ```swift

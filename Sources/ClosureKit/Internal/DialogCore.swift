@@ -57,6 +57,8 @@ final class DialogCore: Sendable {
     var willDismiss: IndexClosure?
     /// Runs last, with the chosen index; `nil` once taken.
     var didDismiss: IndexClosure?
+    /// From the start of the presentation (before will-present) until did-dismiss has run.
+    var isPresented = false
   }
 
   let style: DialogRequest.Style
@@ -85,6 +87,11 @@ final class DialogCore: Sendable {
 
   var isAnswered: Bool {
     state.withLock { $0.phase == .answered }
+  }
+
+  /// Whether the dialog is being presented: from before will-present until did-dismiss has run.
+  var isPresented: Bool {
+    state.withLock { $0.isPresented }
   }
 
   func addButton(
@@ -191,6 +198,7 @@ final class DialogCore: Sendable {
       guard state.phase == .building else { throw DialogError.alreadyPresented }
       if state.buttons.isEmpty { failPrecondition("present(on:): the dialog has no buttons; add at least one") }
       state.phase = .presenting
+      state.isPresented = true
       defer { state.willPresent = nil }
       let request = DialogRequest(
         style: style,
@@ -287,6 +295,7 @@ final class DialogCore: Sendable {
     }
     if let willDismiss = taken.willDismiss { await willDismiss(index) }
     if let didDismiss = taken.didDismiss { await didDismiss(index) }
+    state.withLock { $0.isPresented = false }
     withExtendedLifetime(taken) {}
     return result
   }

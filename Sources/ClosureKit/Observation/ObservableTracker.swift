@@ -103,7 +103,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     options: ObservationOptions,
     delivery: Delivery,
     owner: (any AnyObject & Sendable)?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
+    handler: @escaping @Sendable (Change<Value>) -> Void,
+    hopQueue: DispatchQueue? = nil
   ) {
     self.root = root
     self.keyPath = keyPath
@@ -112,7 +113,8 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Subs
     self.owner = owner
     self.isOwnerBound = owner != nil
     self.state = Locked(State(handler: handler))
-    self.hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
+    // Observations of several key paths share one hop queue, so their post callbacks never overlap.
+    self.hopQueue = delivery.isImmediate ? hopQueue ?? DispatchQueue(label: "ClosureKit.observe.hop") : nil
     if case .queue(let target) = delivery.kind {
       target.setSpecific(key: MainQueueCheck.observedQueueKey, value: ObjectIdentifier(target))
     }

@@ -14,6 +14,7 @@
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Rename")
       alert.enableButtons { values in !values[0].isEmpty }
+      alert.onDidPresent { self.title = alert.isPresented ? "Renaming" : nil }  // isPresented: true
       let result = try await alert.present(on: AlertControllerPresenter(presentingFrom: self))
       return result.isDismissed ? nil : result.textFieldValues.first
     }
@@ -28,6 +29,7 @@
       let presenter = AlertControllerPresenter(presentingFrom: self, anchor: .barButtonItem(shareItem))
       presenter.anchor = .view(view, rect: nil)
       _ = try await sheet.present(on: presenter)
+      precondition(!sheet.isPresented)  // false once present(on:) has returned
     }
   }
 #endif
