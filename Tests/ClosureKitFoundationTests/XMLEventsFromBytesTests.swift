@@ -65,24 +65,42 @@ import Testing
     }
   }
 
-  @Test func breakingOutOfTheLoopStopsReadingTheBytes() async throws {
-    // An endless document: the reader never reaches its end, so only the consumer stopping ends it.
-    let ended = Expectation()
-    let bytes = AsyncStream<UInt8> { continuation in
-      continuation.onTermination = { _ in ended.fulfill() }
+  /// An endless document: its iterator fulfills `ended` when it is destroyed, which happens only
+  /// when the reading task stops iterating (cancelled, or told the consumer is gone).
+  struct EndlessDocument: AsyncSequence, Sendable {
+    let ended: ClosureKitTesting.Expectation
+
+    final class Reading: Sendable {
+      let ended: ClosureKitTesting.Expectation
+      init(_ ended: ClosureKitTesting.Expectation) { self.ended = ended }
+      deinit { ended.fulfill() }
+    }
+
+    struct AsyncIterator: AsyncIteratorProtocol {
+      let reading: Reading
+      var index = 0
       let open = Array("<items>".utf8)
       let item = Array("<item>x</item>".utf8)
-      for byte in open { continuation.yield(byte) }
-      // Far more than the hand-over holds; the rest is produced on demand below.
-      for _ in 0..<30_000 { for byte in item { continuation.yield(byte) } }
+
+      mutating func next() async -> UInt8? {
+        if Task.isCancelled { return nil }
+        defer { index += 1 }
+        return index < open.count ? open[index] : item[(index - open.count) % item.count]
+      }
     }
+
+    func makeAsyncIterator() -> AsyncIterator { AsyncIterator(reading: Reading(ended)) }
+  }
+
+  @Test func breakingOutOfTheLoopStopsReadingTheBytes() async throws {
+    let ended = ClosureKitTesting.Expectation()
     var seen = 0
-    for try await event in ClosureXMLParser.events(in: bytes) {
+    for try await event in ClosureXMLParser.events(in: EndlessDocument(ended: ended)) {
       if case .characters = event { seen += 1 }
       if seen == 10 { break }
     }
     #expect(seen == 10)
-    // The reading task was cancelled, which terminates the stream it iterates.
-    #expect(await ended.wait(timeout: .seconds(30)))
+    // The reading task stopped iterating the endless document.
+    #expect(await ended.wait(timeout: crossThreadDeadline))
   }
 }
