@@ -44,10 +44,14 @@ enum TerminalCalls {
     case failed
   }
 
-  /// A pipe, or `nil` if it cannot be created.
+  /// A pipe, or `nil` if it cannot be created. Both ends are close-on-exec, so a child process
+  /// (an exit test, a program the caller runs) never inherits them.
   static func makePipe() -> (read: Int32, write: Int32)? {
     var fds: [Int32] = [-1, -1]
-    return pipe(&fds) == 0 ? (fds[0], fds[1]) : nil
+    guard pipe(&fds) == 0 else { return nil }
+    // `pipe2(O_CLOEXEC)` does not exist on Darwin; the flag is set right after, as there.
+    for descriptor in fds { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+    return (fds[0], fds[1])
   }
 
   /// Closes `descriptor`.
