@@ -1,0 +1,123 @@
+/// The timer's controls: start, invalidate, fire, pause and resume (split from ClosureTimer.swift
+/// by role; the state they act on is declared there).
+extension ClosureTimer {
+  // MARK: Control
+
+  /// Schedules a timer made with `init`: its first tick is due one interval (or the delay) from now.
+  ///
+  /// ```swift
+  /// let timer = ClosureTimer(every: .seconds(1)) { _ in print("tick") }
+  /// timer.start()
+  /// ```
+  ///
+  /// > Important: Does nothing on a timer that is already started, paused or invalid. Once started,
+  /// > the scheduler holds the timer until it ends.
+  public func start() {
+    scheduler.state.withLock { state in
+      guard phase == .idle else { return }
+      anchor = scheduler.driver.now()
+      nextTick = 1
+      deadline = anchor + period
+      phase = .scheduled
+      scheduler.insert(self, state: &state)
+    }
+  }
+
+  /// Stops the timer for good and releases its handler. Idempotent; safe from inside the handler.
+  ///
+  /// ```swift
+  /// ClosureTimer.schedule(every: .seconds(1)) { timer in
+  ///   if done() { timer.invalidate() }
+  /// }
+  /// ```
+  ///
+  /// > Important: After this returns, no call of the handler starts, including calls already
+  /// > queued on a `DispatchQueue`; a call already running on another thread may finish. What the
+  /// > handler captured is released when no running call holds it any more.
+  public func invalidate() {
+    let released = scheduler.state.withLock { state in
+      guard phase != .invalid else { return handler }
+      scheduler.remove(self, state: &state)
+      return end()
+    }
+    withExtendedLifetime(released) {}  // released after the lock
+  }
+
+  /// Whether the timer can still call its handler: not invalidated, not finished, owner alive.
+  ///
+  /// ```swift
+  /// if !timer.isValid { timer = makeTimer() }
+  /// ```
+  ///
+  /// A one-shot timer is valid while its handler runs and invalid after it returns.
+  public var isValid: Bool {
+    // Read before locking: the owner's last reference may be dropped while this read holds it,
+    // and its deinit (which may invalidate this timer) must not run under the lock.
+    guard !isOrphaned else { return false }
+    return scheduler.state.withLock { _ in phase != .invalid }
+  }
+
+  /// Runs the handler now, out of schedule. A one-shot timer is then invalid; a repeating one keeps
+  /// its schedule (the call counts against its `repeatCount`).
+  ///
+  /// ```swift
+  /// let refresh = ClosureTimer.schedule(every: .seconds(60)) { _ in reload() }
+  /// refresh.fire()   // reload now, and again every minute as before
+  /// ```
+  ///
+  /// > Important: Runs through the timer's delivery: with ``Delivery/immediate`` synchronously on
+  /// > the calling thread. Does nothing on an invalid timer.
+  public func fire() {
+    // Read before locking, as in `isValid`.
+    guard !isOrphaned else { return }
+    let job = scheduler.state.withLock { state -> (@Sendable () -> Void)? in
+      guard phase != .invalid, phase != .finishing else { return nil }
+      committedCalls += 1
+      let isFinal = callLimit.map { committedCalls >= $0 } ?? false
+      if isFinal {
+        scheduler.remove(self, state: &state)
+        phase = .finishing
+      }
+      return makeCall(skipped: 0, isFinal: isFinal)
+    }
+    if let job { delivery.execute(job) }
+  }
+
+  /// Stops the ticks until ``resume()``, keeping the timer's phase: on resume every later deadline
+  /// moves by the time spent paused.
+  ///
+  /// ```swift
+  /// timer.pause()
+  /// // …
+  /// timer.resume()
+  /// ```
+  ///
+  /// > Important: Ticks that fall due while paused are neither called nor counted as skipped. A
+  /// > call already queued on another delivery still runs. Does nothing unless the timer is
+  /// > scheduled.
+  public func pause() {
+    scheduler.state.withLock { state in
+      guard phase == .scheduled else { return }
+      scheduler.remove(self, state: &state)
+      phase = .paused(at: scheduler.driver.now())
+    }
+  }
+
+  /// Restarts a paused timer; its next tick is due as late as the pause lasted.
+  ///
+  /// ```swift
+  /// timer.resume()
+  /// ```
+  ///
+  /// > Important: Does nothing unless the timer is paused.
+  public func resume() {
+    scheduler.state.withLock { state in
+      guard case .paused(let pausedAt) = phase else { return }
+      let shift = scheduler.driver.now() - pausedAt
+      anchor += shift
+      deadline += shift
+      phase = .scheduled
+      scheduler.insert(self, state: &state)
+    }
+  }
+}
