@@ -9,6 +9,10 @@ var timer = makeTimer()
 @Sendable func refresh() {}
 @Sendable func reload() {}
 
+// MARK: Sources/ClosureKit/ClosureTimer+Control.swift
+var timer = makeTimer()
+@Sendable func reload() {}
+
 // MARK: Sources/ClosureKit/Delegate.swift
 let shouldSave = Delegate<Document, Bool>()
 
