@@ -21,6 +21,7 @@ package struct RegistrationSite: Sendable {
 ///
 /// Off by default. When off, a registration reads one relaxed atomic and stores nothing, and the
 /// send path does not look at it at all.
+@usableFromInline
 package enum DiagnosticsSwitch {
   /// What the switch holds: the reporter, in a struct so that reading it through the generic
   /// `withLock` adds no reabstraction thunk.
@@ -59,6 +60,7 @@ package enum DiagnosticsSwitch {
   }
 
   /// Calls the reporter, outside the lock.
+  @usableFromInline
   static func reportDeadOwner(at site: RegistrationSite) {
     let report = configuration.withLock { $0.reportDeadOwner }
     report?(site)

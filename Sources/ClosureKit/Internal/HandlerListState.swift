@@ -1,99 +1,128 @@
-import Synchronization
+// The registry's state under its lock: a pure value type whose methods say what to release.
 
-// The registry's state under its lock (split from HandlerList.swift by role).
-
-/// The registrations of a ``HandlerList``, guarded by its lock. Not generic (see
-/// ``HandlerNodeCore``).
+/// The registrations of a ``HandlerList``, guarded by its lock.
+///
+/// Invariants (``verifyInvariants()``, asserted after every change while the list is small, and run
+/// by the randomized model test after every operation):
+/// - `entries[i]?.node.index == i` for every live entry, and a removed node's index is -1;
+/// - `liveCount` is the number of non-`nil` entries, and the last entry is never `nil`;
+/// - `ownerBound[i].ownerSlot == i`, and every node there is an owner-bound node in `entries`;
+/// - once `isClosed`, there are no entries.
 @usableFromInline
-struct HandlerListState {
-  /// Live handlers in registration order, with holes left by removals until compaction.
-  @usableFromInline var entries: ContiguousArray<HandlerEntry> = []
+struct HandlerListState<Payload, Tag> {
+  @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
+
+  /// Live handlers in registration order, with holes (`nil`) left by removals until compaction.
+  @usableFromInline var entries: ContiguousArray<Entry?> = []
   /// The number of entries that are not holes.
   @usableFromInline var liveCount = 0
-  /// The handlers registered with an owner, swept for dead owners on registration; may still
-  /// hold nodes that ended since the last sweep. Unretained: a node is here only while `entries`
-  /// holds it (both change together, under the lock), and a strong reference more would cost a
-  /// retain and a release per registration. A sweep retains the ones it takes.
-  @usableFromInline var ownerBound: [Unmanaged<ExtendedNodeCore>] = []
+  /// The owner-bound handlers, swept for dead owners on registration; may still hold nodes that
+  /// ended since the last sweep (a node leaves with its entry).
+  @usableFromInline var ownerBound: [ExtendedNode] = []
   /// Registrations since the last sweep of `ownerBound`.
   @usableFromInline var registrationsSinceSweep = 0
-  /// Set by ``HandlerListCore/close()``: the source is gone and takes no more handlers.
+  /// Set by ``HandlerList/close()``: the source is gone and takes no more handlers.
   @usableFromInline var isClosed = false
   /// Where the live handlers were registered, for those registered while diagnostics were on
   /// (`DiagnosticsSwitch`); empty otherwise.
   @usableFromInline var sites: [ObjectIdentifier: RegistrationSite] = [:]
 
-  @usableFromInline init() {}
+  @inlinable init() {}
 
-  /// Removes `node`, which has ended, from the entries and the owner list. Returns its entry (the
-  /// entries' reference to the node and its handler), to be released after the lock is dropped:
-  /// the last release of the handler may run arbitrary deinit code.
-  @usableFromInline
-  mutating func remove(_ node: HandlerNodeCore) -> HandlerEntry? {
-    node.withOwnerBound { extended in
-      guard extended.ownerBoundIndex >= 0 else { return }
-      let position = extended.ownerBoundIndex
-      let last = ownerBound.removeLast()
-      if last.toOpaque() != Unmanaged.passUnretained(extended).toOpaque() {
-        ownerBound[position] = last
-        last._withUnsafeGuaranteedRef { $0.ownerBoundIndex = position }
-      }
-      extended.ownerBoundIndex = -1
+  /// The size up to which every change is followed by ``verifyInvariants()`` in debug builds (it
+  /// is O(n)); the model test checks larger lists itself.
+  @inlinable static var checkedSize: Int { 64 }
+
+  // MARK: Transitions
+
+  /// Appends `entry`; `extended` is its node when that is an ``ExtendedNode``. Returns `false`,
+  /// having changed nothing, when the list is closed: the caller ends the node.
+  @inlinable
+  mutating func append(_ entry: __owned Entry, extended: ExtendedNode?) -> Bool {
+    guard !isClosed else { return false }
+    entry.node.index = entries.count
+    if let extended, extended.isOwnerBound {
+      extended.ownerSlot = ownerBound.count
+      ownerBound.append(extended)
+    }
+    entries.append(entry)
+    liveCount += 1
+    assert(entries.count > Self.checkedSize || verifyInvariants())
+    return true
+  }
+
+  /// Removes `node`, which has ended, from the entries and the owner list. Returns its entry, to
+  /// be released after the lock is dropped (the last release of the handler may run arbitrary
+  /// deinit code), or `nil` if the node was not here (already removed, or never added).
+  @inlinable
+  mutating func remove(_ node: HandlerNode) -> Entry? {
+    let index = node.index
+    guard index >= 0, index < entries.count, entries[index]?.node === node else { return nil }
+    if !node.isPlain, let extended = node as? ExtendedNode, extended.ownerSlot >= 0 {
+      unbindOwner(extended)
     }
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
-    let index = node.index
-    // Identity checks read the nodes unretained (a copy of an entry's node is a retain and a
-    // release).
-    let isPresent = entries.withUnsafeBufferPointer { entries in
-      guard index < entries.count, let base = entries.baseAddress else { return false }
-      return HandlerEntry.node(at: base + index)?.toOpaque() == Unmanaged.passUnretained(node).toOpaque()
-    }
-    guard isPresent else { return nil }
+    node.index = -1
     liveCount -= 1
-    let removed: HandlerEntry
+    var removed: Entry? = nil
     if index == entries.count - 1 {
-      // The newest (the common add-then-cancel): taken off the end, with no hole made and dropped.
+      // The newest (the common add-then-cancel): taken off the end, with the holes it leaves
+      // trailing, so that they never build up to a compaction.
       removed = entries.removeLast()
-      // The holes it leaves trailing go too, so that they never build up to a compaction (the last
-      // entry is never a hole); one at a time: `removeLast(_:)` goes through the general
-      // `replaceSubrange`, and there are usually none.
-      let trailingHoles = entries.withUnsafeBufferPointer { entries -> Int in
-        guard let base = entries.baseAddress else { return 0 }
-        var holes = 0
-        while holes < entries.count, HandlerEntry.node(at: base + entries.count - 1 - holes) == nil { holes += 1 }
-        return holes
-      }
-      for _ in 0..<trailingHoles { entries.removeLast() }
+      while let last = entries.last, last == nil { entries.removeLast() }
     } else {
-      removed = entries.withUnsafeMutableBufferPointer { entries in
-        let slot = entries.baseAddress.unsafelyUnwrapped + index
-        defer { slot.initialize(to: .hole) }
-        return slot.move()
-      }
+      swap(&removed, &entries[index])
     }
     if liveCount == 0 {
-      entries.removeAll(keepingCapacity: entries.count <= 1024)
+      entries.removeAll(keepingCapacity: entries.capacity <= 1024)
     } else if entries.count >= 32, liveCount < entries.count / 2 {
       compact()
     }
+    assert(entries.count > Self.checkedSize || verifyInvariants())
     return removed
   }
 
+  /// Takes `node` out of `ownerBound`, moving the last one into its slot.
+  @inlinable
+  mutating func unbindOwner(_ node: ExtendedNode) {
+    let slot = node.ownerSlot
+    let last = ownerBound.removeLast()
+    if last !== node {
+      ownerBound[slot] = last
+      last.ownerSlot = slot
+    }
+    node.ownerSlot = -1
+  }
+
   /// Closes the holes left by removals and renumbers the nodes.
-  @usableFromInline
+  @inlinable
   mutating func compact() {
-    var compacted = ContiguousArray<HandlerEntry>()
+    var compacted = ContiguousArray<Entry?>()
     compacted.reserveCapacity(Swift.max(liveCount * 2, 16))
-    for entry in entries {
-      guard let node = entry.node else { continue }
-      let old = node.index
-      let new = compacted.count
-      if old != new {
-        node.word.wrappingSubtract((old - new) << NodeBits.indexShift, ordering: .relaxed)
-      }
+    for case let entry? in entries {
+      entry.node.index = compacted.count
       compacted.append(entry)
     }
     entries = compacted
+  }
+
+  /// Closes the list: every node ends and leaves. Returns the entries, to be released after the
+  /// lock is dropped.
+  @inlinable
+  mutating func close() -> ContiguousArray<Entry?> {
+    isClosed = true
+    let taken = entries
+    for case let entry? in taken {
+      _ = entry.node.end()
+      entry.node.index = -1
+    }
+    for node in ownerBound { node.ownerSlot = -1 }
+    entries = []
+    liveCount = 0
+    ownerBound = []
+    sites = [:]
+    assert(verifyInvariants())
+    return taken
   }
 
   /// Counts a registration, made after `newOwners` owner-bound handlers were appended (0 or 1);
@@ -101,38 +130,37 @@ struct HandlerListState {
   /// handlers have an owner, else once every `ownerBound.count` registrations, so that registration
   /// stays amortised O(1). Never when the only one is the handler just registered: its caller
   /// holds its owner.
-  @usableFromInline
-  mutating func sweepCandidates(newOwners: Int) -> [ExtendedNodeCore]? {
+  @inlinable
+  mutating func sweepCandidates(newOwners: Int) -> [ExtendedNode]? {
     registrationsSinceSweep += 1
     guard ownerBound.count > newOwners,
       ownerBound.count <= 64 || registrationsSinceSweep >= ownerBound.count
     else { return nil }
     registrationsSinceSweep = 0
-    return retainedOwnerBound()
+    return ownerBound
   }
 
-  /// The owner-bound handlers, retained: for a sweep after the lock is dropped.
-  @usableFromInline
-  func retainedOwnerBound() -> [ExtendedNodeCore] {
-    ownerBound.map { $0.takeUnretainedValue() }
-  }
-}
+  // MARK: Invariants
 
-/// Calls `body` with the node (unretained) and the handler (in place) of each entry of `entries`
-/// that is not a hole, in order: no reference counting per entry.
-@inlinable
-func forEachEntry(
-  of entries: ContiguousArray<HandlerEntry>,
-  _ body: (HandlerNodeCore, UnsafePointer<ErasedHandler>) -> Void
-) {
-  entries.withUnsafeBufferPointer { entries in
-    guard var entry = entries.baseAddress else { return }
-    let end = entry + entries.count
-    while entry < end {
-      if let node = HandlerEntry.node(at: entry) {
-        node._withUnsafeGuaranteedRef { body($0, HandlerEntry.handler(at: entry)) }
-      }
-      entry += 1
+  /// Checks the invariants listed on the type; traps with a message on the first broken one.
+  /// Returns `true`, so that it can stand in an `assert`.
+  @inlinable
+  func verifyInvariants() -> Bool {
+    var live = 0
+    for (position, entry) in entries.enumerated() {
+      guard let entry else { continue }
+      live += 1
+      precondition(entry.node.index == position, "registry: a node's index is not its position")
     }
+    precondition(live == liveCount, "registry: liveCount is not the number of live entries")
+    precondition(entries.last.map { $0 != nil } ?? true, "registry: a hole at the end of the entries")
+    for (slot, node) in ownerBound.enumerated() {
+      precondition(node.isOwnerBound && node.ownerSlot == slot, "registry: an owner slot is wrong")
+      precondition(
+        node.index >= 0 && node.index < entries.count && entries[node.index]?.node === node,
+        "registry: an owner-bound node is not in the entries")
+    }
+    precondition(!isClosed || entries.isEmpty, "registry: a closed list has entries")
+    return true
   }
 }

@@ -29,5 +29,4 @@ final class SubscriptionGroup: SubscriptionSource {
     return current.allSatisfy(\.isCancelled)
   }
 
-  func subscriptionWillDeinit(_ subscription: Subscription) {}
 }

@@ -1,7 +1,7 @@
 public import Synchronization
 
 /// One handler registered on an ``Observed``, and the token of the registration, which it is (a
-/// ``Subscription`` in state mode, like an event's ``HandlerNodeCore``): no token object of its
+/// ``Subscription`` subclass, like an event's ``HandlerNode``): no token object of its
 /// own, and no reference between the two to clear. Not generic, so that registration, cancellation
 /// and removal run as concrete code in an unspecialised build of the storage (they looked up
 /// generic metadata at every step, which was most of their time).
@@ -10,7 +10,7 @@ public import Synchronization
 /// (``ObserverEntry``), so that what it captured is released when it leaves the registry (and every
 /// list a write reads), even while its token is kept.
 ///
-/// `@unchecked Sendable`: everything is immutable or atomic (the state bits of `word`).
+/// `@unchecked Sendable`: everything is immutable or atomic (`state`).
 @usableFromInline
 class ObservedObserver: Subscription, @unchecked Sendable {
   /// What the handler asked to be told.
@@ -18,20 +18,27 @@ class ObservedObserver: Subscription, @unchecked Sendable {
   /// Where the handler runs.
   @usableFromInline final let delivery: Delivery
 
-  init(source: any SubscriptionSource, options: ObservationOptions, delivery: __owned Delivery, flags: Int = 0) {
+  /// Whether the handler still runs; written only under the storage's mutex (see
+  /// ``claimEndLocked()``), read anywhere.
+  @usableFromInline final let state = Atomic<HandlerState>(.live)
+  /// Whether the handler was registered with an owner (an ``OwnedObservedObserver``).
+  @usableFromInline final let isOwnerBound: Bool
+
+  init(
+    source: any SubscriptionSource,
+    options: ObservationOptions,
+    delivery: __owned Delivery,
+    isOwnerBound: Bool = false
+  ) {
     self.options = options
     self.delivery = delivery
-    super.init(source: source, word: NodeBits.isState | flags)
-  }
-
-  /// Whether the handler was registered with an owner (an ``OwnedObservedObserver``).
-  @inlinable final var isOwnerBound: Bool {
-    word.load(ordering: .relaxed) & NodeBits.ownerBound != 0
+    self.isOwnerBound = isOwnerBound
+    super.init(source: source)
   }
 
   /// Whether the handler has been ended: cancelled, owner found gone, or the box gone.
   @inlinable final var hasEnded: Bool {
-    word.load(ordering: .acquiring) & NodeBits.ended != 0
+    state.load(ordering: .acquiring) == .ended
   }
 
   /// Whether the handler's owner has been deallocated.
@@ -44,14 +51,13 @@ class ObservedObserver: Subscription, @unchecked Sendable {
     hasEnded || isOrphaned
   }
 
-  /// Sets the ``NodeBits/ended`` bit; `true` for the one caller that set it. Only under the
-  /// storage's mutex: every writer of the state word holds it (the bit is its only change after
-  /// registration), so a load and a store do what an atomic read-modify-write would, for less.
-  /// Readers outside the mutex (a delivery, `isCancelled`) load the word atomically.
+  /// Ends the handler; `true` for the one caller that ended it. Only under the storage's mutex:
+  /// every writer of the state holds it (ending is its only change after registration), so a load
+  /// and a store do what an atomic read-modify-write would, for less. Readers outside the mutex (a
+  /// delivery, `isCancelled`) load the state atomically.
   @inlinable final func claimEndLocked() -> Bool {
-    let current = word.load(ordering: .relaxed)
-    guard current & NodeBits.ended == 0 else { return false }
-    word.store(current | NodeBits.ended, ordering: .releasing)
+    guard state.load(ordering: .relaxed) == .live else { return false }
+    state.store(.ended, ordering: .releasing)
     return true
   }
 
@@ -77,7 +83,7 @@ final class OwnedObservedObserver: ObservedObserver, @unchecked Sendable {
     owner: __shared any AnyObject & Sendable
   ) {
     self.owner = owner
-    super.init(source: source, options: options, delivery: delivery, flags: NodeBits.ownerBound)
+    super.init(source: source, options: options, delivery: delivery, isOwnerBound: true)
   }
 
   @usableFromInline

@@ -1,0 +1,238 @@
+import ClosureKitTesting
+import Synchronization
+import Testing
+
+@testable import ClosureKit
+
+/// The registry behind `Event` and `ControlActions` checked against a simple model: random
+/// operations (adds with and without an owner, one-shots, cancels, bags, owners dying, sends,
+/// removal by kind), with the registry's invariants (`verifyInvariants()`) checked after every one.
+@Suite struct RegistryModelTests {
+  /// A seeded generator, so that a failure can be replayed (the seed is in the test's arguments).
+  struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var mixed = state
+      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+      return mixed ^ (mixed >> 31)
+    }
+  }
+
+  final class Owner: Sendable {}
+
+  /// One handler of the model: what the registry must do with it.
+  struct ModelHandler {
+    let id: Int
+    let isOnce: Bool
+    let owner: Int?
+    var kinds: UInt8
+    var isLive = true
+  }
+
+  /// One thread: operations on one event and one control, each followed by the invariants, the
+  /// model's live handlers, which handlers a send calls and in what order, and which captures are
+  /// released (at once for a cancel, a one-shot's run and a bag; by the next send or count for a
+  /// dead owner).
+  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  func randomOperationsMatchTheModel(seed: UInt64) {
+    var random = SplitMix(state: seed)
+    let event = Event<Int>()
+    let controls = ControlActions<TestKinds, Int>()
+    let calls = Log()
+    let released = Log()
+    var releasedSoFar: Set<Int> = []
+    var model: [ModelHandler] = []
+    var tokens: [Int: Subscription] = [:]
+    var owners: [Int: Owner] = [:]
+    var bag: SubscriptionBag? = SubscriptionBag()
+    var bagged: [Int] = []
+    var nextID = 0
+    for step in 0..<stressRounds(2_000) {
+      let isControl = nextID % 3 == 2
+      switch Int.random(in: 0..<100, using: &random) {
+      case 0..<40:  // add
+        let id = nextID
+        nextID += 1
+        let isOnce = !isControl && Bool.random(using: &random)
+        let ownerID = Bool.random(using: &random) ? Int.random(in: 0..<4, using: &random) : nil
+        let capture = CallsOnDeinit { released.append(id) }
+        let kinds = UInt8.random(in: 1...7, using: &random)
+        let token: Subscription
+        if isControl {
+          if let ownerID {
+            let owner = owners[ownerID] ?? Owner()
+            owners[ownerID] = owner
+            token = controls.addAction(for: TestKinds(rawValue: kinds), owner: owner) { _, _ in
+              withExtendedLifetime(capture) { calls.append(id) }
+            }
+          } else {
+            token = controls.addAction(for: TestKinds(rawValue: kinds)) { _ in
+              withExtendedLifetime(capture) { calls.append(id) }
+            }
+          }
+        } else if let ownerID {
+          let owner = owners[ownerID] ?? Owner()
+          owners[ownerID] = owner
+          let body: @Sendable (Owner, Int) -> Void = { _, _ in withExtendedLifetime(capture) { calls.append(id) } }
+          token = isOnce ? event.once(owner: owner, body) : event.addHandler(owner: owner, body)
+        } else {
+          let body: @Sendable (Int) -> Void = { _ in withExtendedLifetime(capture) { calls.append(id) } }
+          token = isOnce ? event.once(body) : event.addHandler(body)
+        }
+        tokens[id] = token
+        model.append(ModelHandler(id: id, isOnce: isOnce, owner: ownerID, kinds: isControl ? kinds : 0))
+        if Int.random(in: 0..<4, using: &random) == 0 {
+          token.store(in: bag!)
+          bagged.append(id)
+        }
+      case 40..<55:  // cancel
+        guard let victim = model.indices.randomElement(using: &random) else { continue }
+        tokens[model[victim].id]?.cancel()
+        model[victim].isLive = false
+      case 55..<62:  // an owner dies
+        guard let ownerID = owners.keys.randomElement(using: &random) else { continue }
+        owners[ownerID] = nil
+        for index in model.indices where model[index].owner == ownerID { model[index].isLive = false }
+      case 62..<66:  // the bag ends
+        if Bool.random(using: &random) { bag = nil } else { bag?.cancelAll() }
+        for index in model.indices where bagged.contains(model[index].id) { model[index].isLive = false }
+        bagged = []
+        if bag == nil { bag = SubscriptionBag() }
+      case 66..<72:  // remove a control's actions by kind
+        let kinds = UInt8.random(in: 1...7, using: &random)
+        controls.removeActions(for: TestKinds(rawValue: kinds))
+        for index in model.indices where model[index].kinds != 0 && model[index].isLive {
+          model[index].kinds &= ~kinds
+          if model[index].kinds == 0 { model[index].isLive = false }
+        }
+      default:  // send
+        if Bool.random(using: &random) {
+          event.send(step)
+          let expected = model.filter { $0.isLive && $0.kinds == 0 }.map(\.id)
+          #expect(calls.take() == expected, "step \(step): an event's send")
+          for index in model.indices where model[index].isLive && model[index].isOnce { model[index].isLive = false }
+        } else {
+          let kind = TestKinds(rawValue: 1 << UInt8.random(in: 0..<3, using: &random))
+          controls.sendActions(for: kind, with: step)
+          let expected = model.filter { $0.isLive && $0.kinds & kind.rawValue != 0 }.map(\.id)
+          #expect(calls.take() == expected, "step \(step): a control's send")
+        }
+      }
+      #expect(event.list.verifyInvariants() && controls.list.verifyInvariants(), "step \(step)")
+      let live = model.filter(\.isLive)
+      #expect(event.handlerCount == live.filter { $0.kinds == 0 }.count, "step \(step): the event's count")
+      #expect(controls.actionCount(for: .all) == live.filter { $0.kinds != 0 }.count, "step \(step)")
+      // Counting swept the dead owners: every ended handler's captures are gone, no live one's.
+      releasedSoFar.formUnion(released.take())
+      #expect(releasedSoFar == Set(model.filter { !$0.isLive }.map(\.id)), "step \(step): releases")
+      // Ids are the model's indices.
+      #expect(tokens.allSatisfy { id, token in token.isCancelled == !model[id].isLive }, "step \(step): tokens")
+    }
+  }
+
+  /// Several threads at once, each with its own handlers, owners and bag on one shared event,
+  /// sending too: the invariants hold after every operation, no handler starts after its
+  /// `cancel()` returned, a one-shot runs at most once, and at the end every capture is released.
+  @Test func manyThreadsAddingCancellingSendingAndOwnersDyingKeepTheInvariants() async {
+    let event = Event<Int>()
+    let liveCaptures = Shared(0)
+    let violations = Recorder<String>()
+    // Tickets order cancels and sends: a send's payload is a ticket taken as it starts; a cancel's
+    // ticket is taken after it returns. A handler called by a send whose ticket is later than its
+    // cancel's is a delivery that started after `cancel()` returned.
+    let tickets = Shared(0)
+    let threads = 4
+    let rounds = stressRounds(4_000)
+    let finished = await onOwnThreads(0..<threads) { thread in
+      var random = SplitMix(state: UInt64(thread) &* 7919 &+ 1)
+      var tokens: [(Subscription, Shared<Int>)] = []
+      var owners: [Owner] = []
+      var bag = SubscriptionBag()
+      for _ in 0..<rounds {
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<35:
+          let cancelledAt = Shared(0)
+          let calls = Shared(0)
+          let isOnce = Bool.random(using: &random)
+          liveCaptures.value.add(1, ordering: .relaxed)
+          let capture = CallsOnDeinit { liveCaptures.value.subtract(1, ordering: .relaxed) }
+          let body: @Sendable (Int) -> Void = { ticket in
+            withExtendedLifetime(capture) {
+              let cancelled = cancelledAt.value.load(ordering: .sequentiallyConsistent)
+              if cancelled != 0, ticket > cancelled {
+                violations.append("a handler started after its cancel() returned")
+              }
+              if calls.value.add(1, ordering: .relaxed).newValue > 1, isOnce {
+                violations.append("a one-shot ran twice")
+              }
+            }
+          }
+          let token: Subscription
+          if Bool.random(using: &random) {
+            let owner = Owner()
+            owners.append(owner)
+            token =
+              isOnce
+              ? event.once(owner: owner) { _, value in body(value) }
+              : event.addHandler(owner: owner) { _, value in body(value) }
+          } else {
+            token = isOnce ? event.once(body) : event.addHandler(body)
+          }
+          if Bool.random(using: &random) { token.store(in: bag) } else { tokens.append((token, cancelledAt)) }
+        case 35..<55:
+          guard !tokens.isEmpty else { continue }
+          let (token, cancelledAt) = tokens.remove(at: Int.random(in: 0..<tokens.count, using: &random))
+          token.cancel()
+          cancelledAt.value.store(
+            tickets.value.add(1, ordering: .sequentiallyConsistent).newValue, ordering: .sequentiallyConsistent)
+        case 55..<65:
+          if !owners.isEmpty { owners.remove(at: Int.random(in: 0..<owners.count, using: &random)) }
+        case 65..<68:
+          bag = SubscriptionBag()
+        default:
+          event.send(tickets.value.add(1, ordering: .sequentiallyConsistent).newValue)
+        }
+        if !event.list.verifyInvariants() { violations.append("invariants") }
+      }
+      for (token, cancelledAt) in tokens {
+        token.cancel()
+        cancelledAt.value.store(
+          tickets.value.add(1, ordering: .sequentiallyConsistent).newValue, ordering: .sequentiallyConsistent)
+      }
+      bag.cancelAll()
+      owners.removeAll()
+    }
+    #expect(finished)
+    event.send(.max)
+    #expect(event.handlerCount == 0)
+    #expect(event.list.verifyInvariants())
+    #expect(liveCaptures.value.load(ordering: .relaxed) == 0)
+    #expect(violations.values.isEmpty, "\(Set(violations.values))")
+  }
+}
+
+/// What handlers append to; read and emptied by the test.
+final class Log: Sendable {
+  private let storage = Locked<[Int]>([])
+  func append(_ value: Int) { storage.withLock { $0.append(value) } }
+  func take() -> [Int] {
+    storage.withLock { values in
+      defer { values = [] }
+      return values
+    }
+  }
+}
+
+/// An atomic that closures and arrays can share.
+final class Shared<Value: AtomicRepresentable & Sendable>: Sendable {
+  let value: Atomic<Value>
+  init(_ initial: Value) { value = Atomic(initial) }
+}
+
+/// Three kinds of control event for the model test.
+struct TestKinds: OptionSet, Sendable {
+  let rawValue: UInt8
+  static let all = TestKinds(rawValue: 7)
+}
