@@ -20,7 +20,13 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
 
   @usableFromInline let state = Locked(HandlerListState<Payload, Tag>())
 
-  @inlinable override init() {}
+  @inlinable init() {
+    // Checked casts: the closures are constants that only this init sets, on this very list.
+    super.init(
+      removeEnded: { source, nodes in (source as! HandlerList<Payload, Tag>).remove(nodes) },
+      removeOneEnded: { source, node in (source as! HandlerList<Payload, Tag>).remove(node) }
+    )
+  }
 
   // MARK: Registration
 
@@ -83,60 +89,17 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
 
   // MARK: Sending
 
-  /// Calls every live handler, in registration order.
-  ///
-  /// With one live handler, plain and not a one-shot (the common case), the send copies that
-  /// handler under the lock instead of the entry array: a call from the array retains and releases
-  /// the handler's context anyway, so the fast path saves the array's retain and release.
-  @inlinable
-  func send(_ payload: Payload) {
-    var snapshot = ContiguousArray<Entry?>()
-    let single = state.withLock { state -> (@Sendable (Payload) -> Void)? in
-      if state.entries.count == 1, let only = state.entries[0], only.node.isPlain, !only.node.isOnce,
-        !only.node.hasEnded
-      {
-        return only.handler
-      }
-      snapshot = state.entries
-      return nil
-    }
-    if let single {
-      single(payload)
-    } else {
-      deliver(payload, to: snapshot)
-    }
-  }
-
   /// Calls every live handler whose tag matches, in registration order.
   @inlinable
   func send(_ payload: Payload, matching match: (Tag) -> Bool) {
     let snapshot = state.withLock { state in
-      var matching = ContiguousArray<Entry?>()
-      for case let entry? in state.entries where match(entry.tag) { matching.append(entry) }
+      var matching = ContiguousArray<Entry>()
+      for position in state.entries.indices where state.isLive(at: position) && match(state.entries[position].tag) {
+        matching.append(state.entries[position])
+      }
       return matching
     }
     deliver(payload, to: snapshot)
-  }
-
-  /// Calls the live handlers of `snapshot`, then removes those that ended on the way.
-  @inlinable
-  func deliver(_ payload: Payload, to snapshot: ContiguousArray<Entry?>) {
-    var ended: [HandlerNode] = []
-    for case let entry? in snapshot {
-      let node = entry.node
-      guard node.isPlain else {
-        deliver(payload, to: entry, ended: &ended)
-        continue
-      }
-      if node.isOnce {
-        guard node.end() else { continue }
-        ended.append(node)
-      } else if node.hasEnded {
-        continue
-      }
-      entry.handler(payload)
-    }
-    if !ended.isEmpty { remove(ended) }
   }
 
   /// The uncommon path of a send: owner checks and asynchronous delivery.
@@ -165,12 +128,12 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
     let handler = entry.handler
     node.delivery.execute { [self] in
       if node.isOwnerGone {
-        if node.end() { remove([node]) }
+        if node.end() { remove(node) }
         return
       }
       if node.isOnce {
         guard node.end() else { return }
-        remove([node])
+        remove(node)
       } else if node.hasEnded {
         return
       }
@@ -180,10 +143,21 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
 
   // MARK: Removal
 
-  /// Removes ended nodes; releases their entries after the lock is dropped.
+  /// Removes ended nodes, newest first (a bag's tokens are usually the newest entries, each then
+  /// taken off the end instead of leaving a hole); releases their entries after the lock is
+  /// dropped, in the order of `nodes` (as cancelling each token of a bag in turn would).
   @inlinable
   func remove(_ nodes: [HandlerNode]) {
-    let garbage = state.withLock { state in nodes.map { state.remove($0) } }
+    if nodes.count == 1 { return remove(nodes[0]) }
+    var garbage = state.withLock { state in nodes.reversed().map { state.remove($0) } }
+    garbage.reverse()
+    withExtendedLifetime(garbage) {}  // released after the lock
+  }
+
+  /// Removes an ended node; releases its entry after the lock is dropped.
+  @inlinable
+  func remove(_ node: HandlerNode) {
+    let garbage = state.withLock { $0.remove(node) }
     withExtendedLifetime(garbage) {}  // released after the lock
   }
 
@@ -218,33 +192,6 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
     withExtendedLifetime(garbage) {}  // released after the lock
   }
 
-  // MARK: SubscriptionSource
-
-  override package func cancel(_ subscription: Subscription) {
-    guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-    // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`).
-    guard node.end() else { return }
-    let garbage = state.withLock { $0.remove(node) }
-    withExtendedLifetime(garbage) {}  // released after the lock
-  }
-
-  /// Cancels a run of this list's tokens (a bag's) under one lock. The nodes are removed newest
-  /// first (a bag's tokens are usually the newest entries, each then taken off the end instead of
-  /// leaving a hole) and their entries released in the tokens' order, as cancelling each token in
-  /// turn would, also when a token is stored twice.
-  override package func cancel(_ subscriptions: ArraySlice<Subscription>) {
-    var nodes: [HandlerNode] = []
-    nodes.reserveCapacity(subscriptions.count)
-    for subscription in subscriptions {
-      guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-      if node.end() { nodes.append(node) }
-    }
-    guard !nodes.isEmpty else { return }
-    var garbage = state.withLock { state in nodes.reversed().map { state.remove($0) } }
-    garbage.reverse()
-    withExtendedLifetime(garbage) {}  // released after the lock
-  }
-
   // MARK: Queries and tags
 
   /// The number of live handlers.
@@ -259,7 +206,9 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   func count(matching match: (Tag) -> Bool) -> Int {
     sweepOrphans()
     return state.withLock { state in
-      state.entries.reduce(0) { count, entry in count + (entry.map { match($0.tag) ? 1 : 0 } ?? 0) }
+      state.entries.indices.reduce(0) { count, position in
+        count + (state.isLive(at: position) && match(state.entries[position].tag) ? 1 : 0)
+      }
     }
   }
 
@@ -269,23 +218,33 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   func liveSites() -> [RegistrationSite?] {
     sweepOrphans()
     return state.withLock { state in
-      state.entries.compactMap { $0 }.map { state.sites[ObjectIdentifier($0.node)] }
+      state.entries.filter { !$0.isHole }.map { state.sites[ObjectIdentifier($0.node)] }
     }
   }
 
   /// Lets `body` change each live handler's tag; removes those for which it returns `false`.
   @inlinable
   func updateTags(_ body: (inout Tag) -> Bool) {
-    let garbage = state.withLock { state -> [Entry?] in
-      // Collected first, removed after the loop (a removal may compact the entries).
-      var dropped: [HandlerNode] = []
-      for position in state.entries.indices where state.entries[position] != nil {
-        if !body(&state.entries[position]!.tag) { dropped.append(state.entries[position]!.node) }
+    let garbage = state.withLock { state -> (Entry?, [Entry?]) in
+      // Collected first, removed after the loop (a removal may compact the entries); the first in
+      // a variable of its own, so that the common removal of one handler allocates nothing.
+      var first: HandlerNode?
+      var more: [HandlerNode] = []
+      for position in state.entries.indices where state.isLive(at: position) {
+        guard !body(&state.entries[position].tag) else { continue }
+        let node = state.entries[position].node
+        if first == nil { first = node } else { more.append(node) }
       }
-      return dropped.map { node in
-        _ = node.end()
-        return state.remove(node)
-      }
+      guard let first else { return (nil, []) }
+      _ = first.end()
+      let removedFirst = state.remove(first)
+      return (
+        removedFirst,
+        more.map { node in
+          _ = node.end()
+          return state.remove(node)
+        }
+      )
     }
     withExtendedLifetime(garbage) {}  // released after the lock
   }

@@ -4,16 +4,17 @@
 ///
 /// Invariants (``verifyInvariants()``, asserted after every change while the list is small, and run
 /// by the randomized model test after every operation):
-/// - `entries[i]?.node.index == i` for every live entry, and a removed node's index is -1;
-/// - `liveCount` is the number of non-`nil` entries, and the last entry is never `nil`;
+/// - `entries[i].node.index == i` for every entry that is not a hole, and a removed node's index
+///   is -1;
+/// - `liveCount` is the number of entries that are not holes, and the last entry is never a hole;
 /// - `ownerBound[i].ownerSlot == i`, and every node there is an owner-bound node in `entries`;
 /// - once `isClosed`, there are no entries.
 @usableFromInline
 struct HandlerListState<Payload, Tag> {
   @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
 
-  /// Live handlers in registration order, with holes (`nil`) left by removals until compaction.
-  @usableFromInline var entries: ContiguousArray<Entry?> = []
+  /// Live handlers in registration order, with holes left by removals until compaction.
+  @usableFromInline var entries: ContiguousArray<Entry> = []
   /// The number of entries that are not holes.
   @usableFromInline var liveCount = 0
   /// The owner-bound handlers, swept for dead owners on registration; may still hold nodes that
@@ -57,21 +58,23 @@ struct HandlerListState<Payload, Tag> {
   @inlinable
   mutating func remove(_ node: HandlerNode) -> Entry? {
     let index = node.index
-    guard index >= 0, index < entries.count, entries[index]?.node === node else { return nil }
+    guard index >= 0, index < entries.count, entries[index].node === node else { return nil }
     if !node.isPlain, let extended = node as? ExtendedNode, extended.ownerSlot >= 0 {
       unbindOwner(extended)
     }
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
     node.index = -1
     liveCount -= 1
-    var removed: Entry? = nil
+    let removed: Entry
     if index == entries.count - 1 {
       // The newest (the common add-then-cancel): taken off the end, with the holes it leaves
       // trailing, so that they never build up to a compaction.
       removed = entries.removeLast()
-      while let last = entries.last, last == nil { entries.removeLast() }
+      while hasHoles, entries.last?.isHole == true { entries.removeLast() }
     } else {
-      swap(&removed, &entries[index])
+      var hole = Entry(holeFor: entries[index])
+      swap(&hole, &entries[index])
+      removed = hole
     }
     if liveCount == 0 {
       entries.removeAll(keepingCapacity: entries.capacity <= 1024)
@@ -80,6 +83,16 @@ struct HandlerListState<Payload, Tag> {
     }
     assert(entries.count > Self.checkedSize || verifyInvariants())
     return removed
+  }
+
+  /// Whether some entries are holes; when not, loops need not look (a hole check reads the node).
+  @inlinable
+  var hasHoles: Bool { liveCount != entries.count }
+
+  /// Whether the entry at `position` is live, not a hole.
+  @inlinable
+  func isLive(at position: Int) -> Bool {
+    !hasHoles || !entries[position].isHole
   }
 
   /// Takes `node` out of `ownerBound`, moving the last one into its slot.
@@ -97,9 +110,9 @@ struct HandlerListState<Payload, Tag> {
   /// Closes the holes left by removals and renumbers the nodes.
   @inlinable
   mutating func compact() {
-    var compacted = ContiguousArray<Entry?>()
+    var compacted = ContiguousArray<Entry>()
     compacted.reserveCapacity(Swift.max(liveCount * 2, 16))
-    for case let entry? in entries {
+    for entry in entries where !entry.isHole {
       entry.node.index = compacted.count
       compacted.append(entry)
     }
@@ -109,10 +122,10 @@ struct HandlerListState<Payload, Tag> {
   /// Closes the list: every node ends and leaves. Returns the entries, to be released after the
   /// lock is dropped.
   @inlinable
-  mutating func close() -> ContiguousArray<Entry?> {
+  mutating func close() -> ContiguousArray<Entry> {
     isClosed = true
     let taken = entries
-    for case let entry? in taken {
+    for entry in taken where !entry.isHole {
       _ = entry.node.end()
       entry.node.index = -1
     }
@@ -147,17 +160,17 @@ struct HandlerListState<Payload, Tag> {
   @inlinable
   func verifyInvariants() -> Bool {
     var live = 0
-    for (position, entry) in entries.enumerated() {
-      guard let entry else { continue }
+    for (position, entry) in entries.enumerated() where !entry.isHole {
       live += 1
       precondition(entry.node.index == position, "registry: a node's index is not its position")
     }
     precondition(live == liveCount, "registry: liveCount is not the number of live entries")
-    precondition(entries.last.map { $0 != nil } ?? true, "registry: a hole at the end of the entries")
+    precondition(entries.last?.isHole != true, "registry: a hole at the end of the entries")
+    precondition(HandlerListSource.holeNode.hasEnded, "registry: the hole node is live")
     for (slot, node) in ownerBound.enumerated() {
       precondition(node.isOwnerBound && node.ownerSlot == slot, "registry: an owner slot is wrong")
       precondition(
-        node.index >= 0 && node.index < entries.count && entries[node.index]?.node === node,
+        node.index >= 0 && node.index < entries.count && entries[node.index].node === node,
         "registry: an owner-bound node is not in the entries")
     }
     precondition(!isClosed || entries.isEmpty, "registry: a closed list has entries")
