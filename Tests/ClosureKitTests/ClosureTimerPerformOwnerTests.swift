@@ -95,7 +95,7 @@ import Testing
     do {
       let captured = Tracked()
       weakCaptured = captured
-      timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in
+      timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in
         withExtendedLifetime(captured) { calls.increment() }
       }
     }
@@ -112,7 +112,7 @@ import Testing
     let calls = Counter()
     let owner = Tracked()
     // One job, two spellings; both are cancelled with `cancel()`.
-    let scheduled = ClosureTimer.schedule(after: .seconds(1), owner: owner, clock: clock) { _, _ in calls.increment() }
+    let scheduled = ClosureTimer.schedule(.after(.seconds(1)), owner: owner, clock: clock) { _, _ in calls.increment() }
     let performed = ClosureTimer.perform(after: .seconds(1), owner: owner, clock: clock) { _ in calls.increment() }
     scheduled.cancel()
     performed.cancel()
@@ -127,7 +127,7 @@ import Testing
     let owner = Tracked("banner")
     let done = Expectation()
     let names = Recorder<String>()
-    ClosureTimer.perform(after: .seconds(1), owner: owner, on: .mainActor, clock: clock) { @MainActor owner in
+    ClosureTimer.onMainActor.perform(after: .seconds(1), owner: owner, clock: clock) { owner in
       MainActor.assertIsolated()
       names.append(owner.name)
       done.fulfill()
