@@ -6,7 +6,7 @@ extension ClosureTimer {
   /// Schedules a timer made with `init`: its first tick is due one interval (or the delay) from now.
   ///
   /// ```swift
-  /// let timer = ClosureTimer(every: .seconds(1)) { _ in print("tick") }
+  /// let timer = ClosureTimer(.every(.seconds(1))) { _ in print("tick") }
   /// timer.start()
   /// ```
   ///
@@ -26,7 +26,7 @@ extension ClosureTimer {
   /// Stops the timer for good and releases its handler. Idempotent; safe from inside the handler.
   ///
   /// ```swift
-  /// ClosureTimer.schedule(every: .seconds(1)) { timer in
+  /// ClosureTimer.schedule(.every(.seconds(1))) { timer in
   ///   if done() { timer.invalidate() }
   /// }
   /// ```
@@ -61,7 +61,7 @@ extension ClosureTimer {
   /// its schedule (the call counts against its `repeatCount`).
   ///
   /// ```swift
-  /// let refresh = ClosureTimer.schedule(every: .seconds(60)) { _ in reload() }
+  /// let refresh = ClosureTimer.schedule(.every(.seconds(60))) { _ in reload() }
   /// refresh.fire()   // reload now, and again every minute as before
   /// ```
   ///

@@ -1,7 +1,7 @@
 /// A timer that runs a closure, one-shot or repeating, with no run loop.
 ///
 /// ```swift
-/// let timer = ClosureTimer.schedule(every: .seconds(1)) { timer in
+/// let timer = ClosureTimer.schedule(.every(.seconds(1))) { timer in
 ///   print("tick", timer.fireCount)
 ///   if timer.fireCount == 3 { timer.invalidate() }
 /// }
@@ -28,11 +28,19 @@
 /// > ``invalidate()`` returns, no call of the handler starts, including calls already queued on
 /// > another delivery.
 ///
+/// When the calls fall due is a ``TimerCadence``; every way to make a timer takes it first, then
+/// `owner:`, then `on:`, then `clock:`, then the closure. UI code uses the main-actor view,
+/// ``onMainActor``, whose closures are `@MainActor`.
+///
 /// Bad arguments are programmer errors: a negative interval or tolerance, a zero interval for a
 /// repeating timer, or a `repeatCount` below 1 stops the program with a message that names the
 /// argument, in release builds too.
 public final class ClosureTimer: @unchecked Sendable {
-  // @unchecked Sendable: every `var` below is read and written only under `scheduler.state`'s lock.
+  // @unchecked Sendable: the `let`s are immutable and `Sendable`; every `var` below is read and
+  // written only under the lock of `scheduler` (another object's lock: a timer's state and its
+  // place in the scheduler's heap change together), taken through `TimerScheduler.withLock`. The
+  // transitions that rely on it (`end()`, `tick(at:state:)`, the heap's insert and remove) check
+  // it in debug builds with `TimerScheduler.assertLocked()`.
 
   /// Where the timer is in its life.
   enum Phase: Equatable {
@@ -48,7 +56,7 @@ public final class ClosureTimer: @unchecked Sendable {
     case invalid
   }
 
-  /// The heap and clock this timer runs on; its lock guards every `var` of the timer.
+  /// The heap and clock this timer runs on; its lock guards every `var` of the timer (see above).
   let scheduler: TimerScheduler
   /// The repeat interval, or the delay of a one-shot timer.
   let period: Duration
@@ -242,7 +250,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// The number of calls of the handler that have started, the current one included.
   ///
   /// ```swift
-  /// ClosureTimer.schedule(every: .seconds(1)) { timer in print("call", timer.fireCount) }
+  /// ClosureTimer.schedule(.every(.seconds(1))) { timer in print("call", timer.fireCount) }
   /// ```
   public var fireCount: Int {
     scheduler.withLock { _ in startedCalls }
@@ -252,7 +260,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// call is on time, 2 when two earlier ticks were missed.
   ///
   /// ```swift
-  /// ClosureTimer.schedule(every: .seconds(1)) { timer in
+  /// ClosureTimer.schedule(.every(.seconds(1))) { timer in
   ///   print("this call stands for", 1 + timer.skippedTickCount, "ticks")
   /// }
   /// ```
@@ -267,7 +275,7 @@ public final class ClosureTimer: @unchecked Sendable {
   ///
   /// ```swift
   /// let clock = ManualClock()
-  /// let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in }
+  /// let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in }
   /// #expect(timer.nextDeadline as? ManualClock.Instant == clock.now + .seconds(1))
   /// ```
   ///
