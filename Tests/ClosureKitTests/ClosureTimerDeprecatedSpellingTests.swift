@@ -28,10 +28,12 @@ import Testing
   @Test func ownerFormsForwardToTheCadenceShape() {
     let owner = Tracked("owner")
     let calls = Recorder<String>()
-    ClosureTimer.schedule(after: .seconds(1), owner: owner, clock: clock) { owner, _ in calls.append("a \(owner.name)") }
+    ClosureTimer.schedule(after: .seconds(1), owner: owner, clock: clock) { owner, _ in calls.append("a \(owner.name)")
+    }
     ClosureTimer.schedule(every: .seconds(1), owner: owner, repeatCount: 1, clock: clock) { _, _ in calls.append("b") }
     let once = ClosureTimer(after: .seconds(1), owner: owner, clock: clock) { _, _ in calls.append("c") }
-    let beat = ClosureTimer(every: .seconds(1), owner: owner, repeatCount: 1, clock: clock) { _, _ in calls.append("d") }
+    let beat = ClosureTimer(every: .seconds(1), owner: owner, repeatCount: 1, clock: clock) { _, _ in calls.append("d")
+    }
     once.start()
     beat.start()
     clock.advance(by: .seconds(3))
@@ -57,7 +59,8 @@ import Testing
       done.fulfill()
     }
     ClosureTimer.schedule(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor _ in note("1") }
-    ClosureTimer.schedule(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor _ in note("2") }
+    ClosureTimer.schedule(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor _ in note("2")
+    }
     ClosureTimer.schedule(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) { @MainActor _, _ in
       note("3")
     }

@@ -14,7 +14,8 @@
         guard let self else { return timer.invalidate() }
         self.field.text = "tick"
       }
-      ClosureTimer.onMainActor.schedule(.after(.seconds(2)), owner: self) { screen, _ in screen.field.isEnabled = false }
+      ClosureTimer.onMainActor.schedule(.after(.seconds(2)), owner: self) { screen, _ in screen.field.isEnabled = false
+      }
     }
   }
 #endif
