@@ -9,48 +9,32 @@ extension ClosureTimer {
   /// Deprecated: use `ClosureTimer(.after(delay), on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer(.after(delay), on:clock:_:)")
   public convenience init(
-    after delay: Duration,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    after delay: Duration, on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
-  ) {
-    self.init(.after(delay), on: delivery, clock: clock, handler)
-  }
+  ) { self.init(.after(delay), on: delivery, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer(.every(interval, tolerance:repeatCount:), on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer(.every(interval, tolerance:repeatCount:), on:clock:_:)")
   public convenience init(
-    every interval: Duration,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
-  ) {
-    self.init(.every(interval, tolerance: tolerance, repeatCount: repeatCount), on: delivery, clock: clock, handler)
-  }
+  ) { self.init(.every(interval, tolerance: tolerance, repeatCount: repeatCount), on: delivery, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer.schedule(.after(delay), on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.schedule(.after(delay), on:clock:_:)")
   @discardableResult
   public static func schedule(
-    after delay: Duration,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    after delay: Duration, on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
-  ) -> ClosureTimer {
-    schedule(.after(delay), on: delivery, clock: clock, handler)
-  }
+  ) -> ClosureTimer { schedule(.after(delay), on: delivery, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer.schedule(.every(interval, tolerance:repeatCount:), on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.schedule(.every(interval, tolerance:repeatCount:), on:clock:_:)")
   @discardableResult
   public static func schedule(
-    every interval: Duration,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) -> ClosureTimer {
     schedule(.every(interval, tolerance: tolerance, repeatCount: repeatCount), on: delivery, clock: clock, handler)
@@ -61,24 +45,15 @@ extension ClosureTimer {
   /// Deprecated: use `ClosureTimer(.after(delay), owner:on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer(.after(delay), owner:on:clock:_:)")
   public convenience init<Owner: AnyObject & Sendable>(
-    after delay: Duration,
-    owner: Owner,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
-  ) {
-    self.init(.after(delay), owner: owner, on: delivery, clock: clock, handler)
-  }
+    after delay: Duration, owner: Owner, on delivery: Delivery = .immediate,
+    clock: some Clock<Duration> = ContinuousClock(), _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
+  ) { self.init(.after(delay), owner: owner, on: delivery, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer(.every(interval, tolerance:repeatCount:), owner:on:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer(.every(interval, tolerance:repeatCount:), owner:on:clock:_:)")
   public convenience init<Owner: AnyObject & Sendable>(
-    every interval: Duration,
-    owner: Owner,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, owner: Owner, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) {
     let cadence = TimerCadence.every(interval, tolerance: tolerance, repeatCount: repeatCount)
@@ -89,14 +64,9 @@ extension ClosureTimer {
   @available(*, deprecated, message: "use ClosureTimer.schedule(.after(delay), owner:on:clock:_:)")
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
-    after delay: Duration,
-    owner: Owner,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
-  ) -> ClosureTimer {
-    schedule(.after(delay), owner: owner, on: delivery, clock: clock, handler)
-  }
+    after delay: Duration, owner: Owner, on delivery: Delivery = .immediate,
+    clock: some Clock<Duration> = ContinuousClock(), _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
+  ) -> ClosureTimer { schedule(.after(delay), owner: owner, on: delivery, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer.schedule(.every(interval, tolerance:repeatCount:), owner:on:clock:_:)`.
   @available(
@@ -104,12 +74,8 @@ extension ClosureTimer {
   )
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
-    every interval: Duration,
-    owner: Owner,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: Delivery = .immediate,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, owner: Owner, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: Delivery = .immediate, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
   ) -> ClosureTimer {
     let cadence = TimerCadence.every(interval, tolerance: tolerance, repeatCount: repeatCount)
@@ -122,13 +88,9 @@ extension ClosureTimer {
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.schedule(.after(delay), clock:_:)")
   @discardableResult
   public static func schedule(
-    after delay: Duration,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
+    after delay: Duration, on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
-  ) -> ClosureTimer {
-    onMainActor.schedule(.after(delay), clock: clock, handler)
-  }
+  ) -> ClosureTimer { onMainActor.schedule(.after(delay), clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.schedule(.every(interval, tolerance:repeatCount:), clock:_:)`.
   @available(
@@ -136,12 +98,8 @@ extension ClosureTimer {
   )
   @discardableResult
   public static func schedule(
-    every interval: Duration,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
+    every interval: Duration, tolerance: Duration = .zero, repeatCount: Int? = nil, on delivery: MainActorDelivery,
+    clock: some Clock<Duration> = ContinuousClock(), _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
   ) -> ClosureTimer {
     onMainActor.schedule(.every(interval, tolerance: tolerance, repeatCount: repeatCount), clock: clock, handler)
   }
@@ -150,14 +108,10 @@ extension ClosureTimer {
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.schedule(.after(delay), owner:clock:_:)")
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
-    after delay: Duration,
-    owner: Owner,
-    on delivery: MainActorDelivery,
+    after delay: Duration, owner: Owner, on delivery: MainActorDelivery,
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
-  ) -> ClosureTimer {
-    onMainActor.schedule(.after(delay), owner: owner, clock: clock, handler)
-  }
+  ) -> ClosureTimer { onMainActor.schedule(.after(delay), owner: owner, clock: clock, handler) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.schedule(.every(interval, tolerance:repeatCount:), owner:clock:_:)`.
   @available(
@@ -166,12 +120,8 @@ extension ClosureTimer {
   )
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
-    every interval: Duration,
-    owner: Owner,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, owner: Owner, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
   ) -> ClosureTimer {
     let cadence = TimerCadence.every(interval, tolerance: tolerance, repeatCount: repeatCount)
@@ -181,25 +131,17 @@ extension ClosureTimer {
   /// Deprecated: use `ClosureTimer.onMainActor.makeTimer(.after(delay), clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.makeTimer(.after(delay), clock:_:)")
   public convenience init(
-    after delay: Duration,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
+    after delay: Duration, on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
-  ) {
-    self.init(.after(delay), on: .mainActor, clock: clock, MainActorView.isolated(handler))
-  }
+  ) { self.init(.after(delay), on: .mainActor, clock: clock, MainActorView.isolated(handler)) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.makeTimer(.every(interval, tolerance:repeatCount:), clock:_:)`.
   @available(
     *, deprecated, message: "use ClosureTimer.onMainActor.makeTimer(.every(interval, tolerance:repeatCount:), clock:_:)"
   )
   public convenience init(
-    every interval: Duration,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
+    every interval: Duration, tolerance: Duration = .zero, repeatCount: Int? = nil, on delivery: MainActorDelivery,
+    clock: some Clock<Duration> = ContinuousClock(), _ handler: @escaping @MainActor @Sendable (ClosureTimer) -> Void
   ) {
     let cadence = TimerCadence.every(interval, tolerance: tolerance, repeatCount: repeatCount)
     self.init(cadence, on: .mainActor, clock: clock, MainActorView.isolated(handler))
@@ -208,14 +150,10 @@ extension ClosureTimer {
   /// Deprecated: use `ClosureTimer.onMainActor.makeTimer(.after(delay), owner:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.makeTimer(.after(delay), owner:clock:_:)")
   public convenience init<Owner: AnyObject & Sendable>(
-    after delay: Duration,
-    owner: Owner,
-    on delivery: MainActorDelivery,
+    after delay: Duration, owner: Owner, on delivery: MainActorDelivery,
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
-  ) {
-    self.init(.after(delay), owner: owner, on: .mainActor, clock: clock, MainActorView.isolated(handler))
-  }
+  ) { self.init(.after(delay), owner: owner, on: .mainActor, clock: clock, MainActorView.isolated(handler)) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.makeTimer(.every(interval, tolerance:repeatCount:), owner:clock:_:)`.
   @available(
@@ -223,12 +161,8 @@ extension ClosureTimer {
     message: "use ClosureTimer.onMainActor.makeTimer(.every(interval, tolerance:repeatCount:), owner:clock:_:)"
   )
   public convenience init<Owner: AnyObject & Sendable>(
-    every interval: Duration,
-    owner: Owner,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
+    every interval: Duration, owner: Owner, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
   ) {
     let cadence = TimerCadence.every(interval, tolerance: tolerance, repeatCount: repeatCount)
@@ -239,24 +173,15 @@ extension ClosureTimer {
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.perform(after:clock:_:)")
   @discardableResult
   public static func perform(
-    after delay: Duration,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
+    after delay: Duration, on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @MainActor @Sendable () -> Void
-  ) -> Subscription {
-    onMainActor.perform(after: delay, clock: clock, body)
-  }
+  ) -> Subscription { onMainActor.perform(after: delay, clock: clock, body) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.perform(after:owner:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.perform(after:owner:clock:_:)")
   @discardableResult
   public static func perform<Owner: AnyObject & Sendable>(
-    after delay: Duration,
-    owner: Owner,
-    on delivery: MainActorDelivery,
-    clock: some Clock<Duration> = ContinuousClock(),
-    _ body: @escaping @MainActor @Sendable (Owner) -> Void
-  ) -> Subscription {
-    onMainActor.perform(after: delay, owner: owner, clock: clock, body)
-  }
+    after delay: Duration, owner: Owner, on delivery: MainActorDelivery,
+    clock: some Clock<Duration> = ContinuousClock(), _ body: @escaping @MainActor @Sendable (Owner) -> Void
+  ) -> Subscription { onMainActor.perform(after: delay, owner: owner, clock: clock, body) }
 }

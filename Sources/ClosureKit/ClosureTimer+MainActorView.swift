@@ -74,8 +74,7 @@ extension ClosureTimer {
     /// > alive; once the owner is gone the handler never runs.
     @discardableResult
     public func schedule<Owner: AnyObject & Sendable>(
-      _ cadence: TimerCadence,
-      owner: Owner,
+      _ cadence: TimerCadence, owner: Owner,
       clock: some Clock<Duration> = ContinuousClock(),
       _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
     ) -> ClosureTimer {
@@ -126,8 +125,7 @@ extension ClosureTimer {
     /// > Important: Nothing runs until ``ClosureTimer/start()``; then as
     /// > ``schedule(_:owner:clock:_:)``.
     public func makeTimer<Owner: AnyObject & Sendable>(
-      _ cadence: TimerCadence,
-      owner: Owner,
+      _ cadence: TimerCadence, owner: Owner,
       clock: some Clock<Duration> = ContinuousClock(),
       _ handler: @escaping @MainActor @Sendable (Owner, ClosureTimer) -> Void
     ) -> ClosureTimer {

@@ -158,8 +158,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > Important: Nothing runs until ``start()``. Once the owner is gone the handler never runs,
   /// > and the timer is invalid.
   public convenience init<Owner: AnyObject & Sendable>(
-    _ cadence: TimerCadence,
-    owner: Owner,
+    _ cadence: TimerCadence, owner: Owner,
     on delivery: Delivery = .immediate,
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void
@@ -224,8 +223,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > captures at its next deadline. Threading as in ``schedule(_:on:clock:_:)``.
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
-    _ cadence: TimerCadence,
-    owner: Owner,
+    _ cadence: TimerCadence, owner: Owner,
     on delivery: Delivery = .immediate,
     clock: some Clock<Duration> = ContinuousClock(),
     _ handler: @escaping @Sendable (Owner, ClosureTimer) -> Void

@@ -46,13 +46,9 @@ extension ClosureTimer {
   @available(*, deprecated, message: "use ClosureTimer.schedule(.after(delay), in:forMode:_:)")
   @discardableResult
   public static func schedule(
-    after delay: Duration,
-    in runLoop: RunLoop,
-    forMode mode: RunLoop.Mode = .default,
+    after delay: Duration, in runLoop: RunLoop, forMode mode: RunLoop.Mode = .default,
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
-  ) -> ClosureTimer {
-    schedule(.after(delay), in: runLoop, forMode: mode, handler)
-  }
+  ) -> ClosureTimer { schedule(.after(delay), in: runLoop, forMode: mode, handler) }
 
   /// Deprecated: use `ClosureTimer.schedule(.every(interval, tolerance:repeatCount:), in:forMode:_:)`.
   @available(
@@ -60,12 +56,8 @@ extension ClosureTimer {
   )
   @discardableResult
   public static func schedule(
-    every interval: Duration,
-    tolerance: Duration = .zero,
-    repeatCount: Int? = nil,
-    in runLoop: RunLoop,
-    forMode mode: RunLoop.Mode = .default,
-    _ handler: @escaping @Sendable (ClosureTimer) -> Void
+    every interval: Duration, tolerance: Duration = .zero, repeatCount: Int? = nil,
+    in runLoop: RunLoop, forMode mode: RunLoop.Mode = .default, _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) -> ClosureTimer {
     schedule(.every(interval, tolerance: tolerance, repeatCount: repeatCount), in: runLoop, forMode: mode, handler)
   }
