@@ -208,43 +208,29 @@ struct WrappedClock: Clock {
   }
 
   @Test func invalidateReleasesWhatTheHandlerCaptured() {
-    weak var weakCaptured: Tracked?
-    let timer: ClosureTimer
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in _ = captured.name }
-    }
+    let witness = CaptureWitness()
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock, witness.capturing { _ in })
     clock.advance(by: .seconds(1))
-    #expect(weakCaptured != nil)
+    #expect(!witness.isReleased)
     timer.invalidate()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func oneShotReleasesWhatItsHandlerCapturedAfterItRuns() {
-    weak var weakCaptured: Tracked?
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in _ = captured.name }
-    }
+    let witness = CaptureWitness()
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock, witness.capturing { _ in })
     clock.advance(by: .seconds(1))
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func ownerBoundTimerGetsItsOwnerStrongAndStopsWhenTheOwnerGoes() {
     let calls = Recorder<String>()
     var owner: Tracked? = Tracked("screen")
     weak let weakOwner = owner
-    weak var weakCaptured: Tracked?
-    let timer: ClosureTimer
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      timer = ClosureTimer.schedule(.every(.seconds(1)), owner: owner!, clock: clock) { owner, _ in
-        calls.append(owner.name + captured.name)
-      }
-    }
+    let witness = CaptureWitness()
+    let timer = ClosureTimer.schedule(
+      .every(.seconds(1)), owner: owner!, clock: clock,
+      witness.capturing { (owner: Tracked, _: ClosureTimer) in calls.append(owner.name + "tracked") })
     clock.advance(by: .seconds(1))
     #expect(calls.values == ["screentracked"])
     owner = nil
@@ -252,7 +238,7 @@ struct WrappedClock: Clock {
     #expect(!timer.isValid)
     clock.advance(by: .seconds(1))
     #expect(calls.values == ["screentracked"])
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(clock.timerScheduler.scheduledCount == 0)
   }
 
@@ -483,19 +469,11 @@ struct WrappedClock: Clock {
 
   @Test func cancelledPerformNeverRunsAndReleasesItsBody() {
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = ClosureTimer.perform(after: .seconds(1), clock: clock) {
-        _ = captured.name
-        calls.increment()
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = ClosureTimer.perform(after: .seconds(1), clock: clock, witness.capturing { calls.increment() })
     subscription.cancel()
     subscription.cancel()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     clock.advance(by: .seconds(2))
     #expect(calls.value == 0)
     #expect(subscription.isCancelled)
