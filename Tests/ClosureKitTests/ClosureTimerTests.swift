@@ -18,11 +18,16 @@ struct WrappedClock: Clock {
 @Suite struct ClosureTimerTests {
   let clock = ManualClock()
 
+  /// A timer on `clock` with `cadence`, and the count of its calls.
+  func countingTimer(_ cadence: TimerCadence, on delivery: Delivery = .immediate) -> (ClosureTimer, Counter) {
+    let calls = Counter()
+    return (ClosureTimer.schedule(cadence, on: delivery, clock: clock) { _ in calls.increment() }, calls)
+  }
+
   // MARK: One-shot and repeating
 
   @Test func oneShotTimerFiresOnceAtItsDeadlineThenIsInvalid() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.after(.seconds(1)))
     clock.advance(by: .milliseconds(999))
     #expect(calls.value == 0)
     #expect(timer.isValid)
@@ -44,8 +49,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func repeatingTimerFiresOnceEveryInterval() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     for expected in 1...5 {
       clock.advance(by: .seconds(1))
       #expect(calls.value == expected)
@@ -76,8 +80,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func invalidateIsIdempotentAndStopsEveryLaterTick() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .seconds(1))
     timer.invalidate()
     timer.invalidate()
@@ -288,8 +291,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireRunsAOneShotNowAndInvalidatesIt() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.after(.seconds(1)))
     timer.fire()
     #expect(calls.value == 1)
     #expect(!timer.isValid)
@@ -298,8 +300,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireOnARepeatingTimerKeepsItsSchedule() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .milliseconds(500))
     timer.fire()
     #expect(calls.value == 1)
@@ -311,16 +312,14 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireOnAnInvalidTimerDoesNothing() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     timer.invalidate()
     timer.fire()
     #expect(calls.value == 0)
   }
 
   @Test func pauseStopsTicksAndResumeShiftsTheGridByThePause() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .milliseconds(1200))
     #expect(calls.value == 1)
     timer.pause()
@@ -338,8 +337,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func repeatCountEndsTheTimerAfterThatManyCalls() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1), repeatCount: 3), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1), repeatCount: 3))
     clock.advance(by: .seconds(1))
     clock.advance(by: .seconds(1))
     #expect(timer.isValid)
@@ -351,8 +349,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func coalescedCallCountsOnceAgainstRepeatCount() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1), repeatCount: 2), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1), repeatCount: 2))
     clock.advance(by: .seconds(5))
     #expect(calls.value == 1)
     #expect(timer.isValid)
@@ -374,8 +371,7 @@ struct WrappedClock: Clock {
 
   @Test func queuedCallThatHasNotStartedNeverStartsAfterInvalidate() async {
     let queue = DispatchQueue(label: "timer-test")
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(.every(.seconds(1)), on: .queue(queue), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)), on: .queue(queue))
     queue.suspend()
     clock.advance(by: .seconds(1))
     timer.invalidate()
