@@ -97,7 +97,7 @@ func log(_ value: some Any) {}
 func render(_ value: some Any) {}
 func signIn(_ name: String, _ password: String) {}
 func useDefaultSavePolicy() {}
-func makeTimer() -> ClosureTimer { ClosureTimer(every: .seconds(1)) { _ in } }
+func makeTimer() -> ClosureTimer { ClosureTimer(.every(.seconds(1))) { _ in } }
 
 extension Notification.Name {
   static let documentSaved = Notification.Name("DocumentSaved")

@@ -6,14 +6,14 @@ extension ClosureTimer {
   /// Schedules a timer made with `init`: its first tick is due one interval (or the delay) from now.
   ///
   /// ```swift
-  /// let timer = ClosureTimer(every: .seconds(1)) { _ in print("tick") }
+  /// let timer = ClosureTimer(.every(.seconds(1))) { _ in print("tick") }
   /// timer.start()
   /// ```
   ///
   /// > Important: Does nothing on a timer that is already started, paused or invalid. Once started,
   /// > the scheduler holds the timer until it ends.
   public func start() {
-    scheduler.state.withLock { state in
+    scheduler.withLock { state in
       guard phase == .idle else { return }
       anchor = scheduler.driver.now()
       nextTick = 1
@@ -26,7 +26,7 @@ extension ClosureTimer {
   /// Stops the timer for good and releases its handler. Idempotent; safe from inside the handler.
   ///
   /// ```swift
-  /// ClosureTimer.schedule(every: .seconds(1)) { timer in
+  /// ClosureTimer.schedule(.every(.seconds(1))) { timer in
   ///   if done() { timer.invalidate() }
   /// }
   /// ```
@@ -35,7 +35,7 @@ extension ClosureTimer {
   /// > queued on a `DispatchQueue`; a call already running on another thread may finish. What the
   /// > handler captured is released when no running call holds it any more.
   public func invalidate() {
-    let released = scheduler.state.withLock { state in
+    let released = scheduler.withLock { state in
       guard phase != .invalid else { return handler }
       scheduler.remove(self, state: &state)
       return end()
@@ -54,14 +54,14 @@ extension ClosureTimer {
     // Read before locking: the owner's last reference may be dropped while this read holds it,
     // and its deinit (which may invalidate this timer) must not run under the lock.
     guard !isOrphaned else { return false }
-    return scheduler.state.withLock { _ in phase != .invalid }
+    return scheduler.withLock { _ in phase != .invalid }
   }
 
   /// Runs the handler now, out of schedule. A one-shot timer is then invalid; a repeating one keeps
   /// its schedule (the call counts against its `repeatCount`).
   ///
   /// ```swift
-  /// let refresh = ClosureTimer.schedule(every: .seconds(60)) { _ in reload() }
+  /// let refresh = ClosureTimer.schedule(.every(.seconds(60))) { _ in reload() }
   /// refresh.fire()   // reload now, and again every minute as before
   /// ```
   ///
@@ -70,7 +70,7 @@ extension ClosureTimer {
   public func fire() {
     // Read before locking, as in `isValid`.
     guard !isOrphaned else { return }
-    let job = scheduler.state.withLock { state -> (@Sendable () -> Void)? in
+    let job = scheduler.withLock { state -> (@Sendable () -> Void)? in
       guard phase != .invalid, phase != .finishing else { return nil }
       committedCalls += 1
       let isFinal = callLimit.map { committedCalls >= $0 } ?? false
@@ -96,7 +96,7 @@ extension ClosureTimer {
   /// > call already queued on another delivery still runs. Does nothing unless the timer is
   /// > scheduled.
   public func pause() {
-    scheduler.state.withLock { state in
+    scheduler.withLock { state in
       guard phase == .scheduled else { return }
       scheduler.remove(self, state: &state)
       phase = .paused(at: scheduler.driver.now())
@@ -111,7 +111,7 @@ extension ClosureTimer {
   ///
   /// > Important: Does nothing unless the timer is paused.
   public func resume() {
-    scheduler.state.withLock { state in
+    scheduler.withLock { state in
       guard case .paused(let pausedAt) = phase else { return }
       let shift = scheduler.driver.now() - pausedAt
       anchor += shift

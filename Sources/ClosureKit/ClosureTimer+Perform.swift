@@ -17,7 +17,8 @@ extension ClosureTimer {
   ///   the work has run or was cancelled.
   ///
   /// > Important: After `cancel()` returns, `body` does not start, also when its call was already
-  /// > queued; `body` and its captures are released at once.
+  /// > queued; `body` and its captures are released at once. For a `@MainActor` body use
+  /// > ``ClosureTimer/MainActorView/perform(after:clock:_:)``.
   @discardableResult
   public static func perform(
     after delay: Duration,
@@ -25,7 +26,7 @@ extension ClosureTimer {
     clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @Sendable () -> Void
   ) -> Subscription {
-    let timer = ClosureTimer.schedule(after: delay, on: delivery, clock: clock) { _ in body() }
+    let timer = ClosureTimer.schedule(.after(delay), on: delivery, clock: clock) { _ in body() }
     return Subscription(source: timer, node: nil)
   }
   /// Runs `body` once, `delay` from now, with `owner` passed in, unless the owner has been
@@ -54,7 +55,8 @@ extension ClosureTimer {
   ///
   /// > Important: The timer never keeps the owner alive. After `cancel()` returns, `body` does not
   /// > start, also when its call was already queued; `body` and its captures are released at once,
-  /// > or, when the owner dies first, at the deadline at the latest.
+  /// > or, when the owner dies first, at the deadline at the latest. For a `@MainActor` body use
+  /// > ``ClosureTimer/MainActorView/perform(after:owner:clock:_:)``.
   @discardableResult
   public static func perform<Owner: AnyObject & Sendable>(
     after delay: Duration,
@@ -63,7 +65,7 @@ extension ClosureTimer {
     clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @Sendable (Owner) -> Void
   ) -> Subscription {
-    let timer = ClosureTimer.schedule(after: delay, owner: owner, on: delivery, clock: clock) { owner, _ in
+    let timer = ClosureTimer.schedule(.after(delay), owner: owner, on: delivery, clock: clock) { owner, _ in
       body(owner)
     }
     return Subscription(source: timer, node: nil)
@@ -73,7 +75,7 @@ extension ClosureTimer {
   /// timer and the ``Subscription`` of ``perform(after:on:clock:_:)-(_,Delivery,_,_)`` are cancelled alike.
   ///
   /// ```swift
-  /// let poll = ClosureTimer.schedule(every: .seconds(5)) { _ in print("poll") }
+  /// let poll = ClosureTimer.schedule(.every(.seconds(5))) { _ in print("poll") }
   /// poll.cancel()   // the same as poll.invalidate()
   /// ```
   ///

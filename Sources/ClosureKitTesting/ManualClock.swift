@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// let clock = ManualClock()
 /// let ticks = Counter()
-/// ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in ticks.increment() }
+/// ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in ticks.increment() }
 /// clock.advance(by: .seconds(1))   // the tick has run when this returns
 /// #expect(ticks.value == 1)
 /// ```

@@ -34,7 +34,7 @@ private func onRunLoopThread(
     let threads = TimerRecorder<Bool>()
     let timerBox = Mutex<ClosureTimer?>(nil)
     let finished = onRunLoopThread { runLoop in
-      let timer = ClosureTimer.schedule(every: .milliseconds(10), repeatCount: 3, in: runLoop) { _ in
+      let timer = ClosureTimer.schedule(.every(.milliseconds(10), repeatCount: 3), in: runLoop) { _ in
         threads.append(Thread.current.threadDictionary[runLoopThreadName] as? Bool == true)
       }
       timerBox.withLock { $0 = timer }
@@ -50,10 +50,10 @@ private func onRunLoopThread(
     let calls = TimerCallCounter()
     let modeTimerFired = ClosureKitTesting.Expectation()
     let finished = onRunLoopThread { runLoop in
-      let other = ClosureTimer.schedule(after: .milliseconds(1), in: runLoop, forMode: RunLoop.Mode("other")) { _ in
+      let other = ClosureTimer.schedule(.after(.milliseconds(1)), in: runLoop, forMode: RunLoop.Mode("other")) { _ in
         calls.increment()
       }
-      ClosureTimer.schedule(after: .milliseconds(30), in: runLoop) { _ in modeTimerFired.fulfill() }
+      ClosureTimer.schedule(.after(.milliseconds(30)), in: runLoop) { _ in modeTimerFired.fulfill() }
       return { modeTimerFired.isFulfilled && other.isValid }
     }
     #expect(await finished.wait(timeout: crossThreadDeadline))
@@ -68,14 +68,14 @@ private func onRunLoopThread(
     let scheduled = ClosureKitTesting.Expectation()
     let timerBox = Mutex<ClosureTimer?>(nil)
     let thread = Thread {
-      let timer = ClosureTimer.schedule(every: .milliseconds(1), in: RunLoop.current) { _ in calls.increment() }
+      let timer = ClosureTimer.schedule(.every(.milliseconds(1)), in: RunLoop.current) { _ in calls.increment() }
       timerBox.withLock { $0 = timer }
       scheduled.fulfill()
     }
     thread.start()
     #expect(await scheduled.wait(timeout: crossThreadDeadline))
     let witness = ClosureKitTesting.Expectation()
-    ClosureTimer.schedule(after: .milliseconds(30)) { _ in witness.fulfill() }
+    ClosureTimer.schedule(.after(.milliseconds(30))) { _ in witness.fulfill() }
     #expect(await witness.wait(timeout: crossThreadDeadline))
     #expect(calls.value == 0)
     timerBox.withLock { $0?.invalidate() }
@@ -91,7 +91,7 @@ private func onRunLoopThread(
       do {
         let captured = TimerCapture()
         weakCaptured = WeakTimerCapture(captured)
-        timer = ClosureTimer.schedule(every: .milliseconds(5), in: runLoop) { timer in
+        timer = ClosureTimer.schedule(.every(.milliseconds(5)), in: runLoop) { timer in
           _ = captured.name
           calls.increment()
           if timer.fireCount == 2 { timer.invalidate() }
@@ -148,7 +148,7 @@ private func descriptorsLeftByRunLoopTimerThreads(_ threads: Int, ending: TimerE
       Thread {
         let runLoop = RunLoop.current
         let fired = Mutex(false)
-        let timer = ClosureTimer.schedule(every: .milliseconds(1), in: runLoop) { _ in
+        let timer = ClosureTimer.schedule(.every(.milliseconds(1)), in: runLoop) { _ in
           fired.withLock { $0 = true }
         }
         let deadline = Date(timeIntervalSinceNow: 5)
@@ -171,7 +171,7 @@ private func descriptorsLeftByRunLoopTimerThreads(_ threads: Int, ending: TimerE
   /// after their threads signal), checking every 5 ms, for 5 s at most.
   func settle(atMost limit: Int) async {
     let settled = ClosureKitTesting.Expectation()
-    let check = ClosureTimer.schedule(every: .milliseconds(5)) { timer in
+    let check = ClosureTimer.schedule(.every(.milliseconds(5))) { timer in
       if openDescriptorCount() <= limit {
         settled.fulfill()
         timer.invalidate()

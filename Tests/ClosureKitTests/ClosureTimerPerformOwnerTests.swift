@@ -38,34 +38,22 @@ import Testing
 
   @Test func ownerFormReleasesItsBodyWhenTheOwnerDiesNoLaterThanTheDeadline() {
     var owner: Tracked? = Tracked()
-    weak var weakCaptured: Tracked?
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      ClosureTimer.perform(after: .seconds(1), owner: owner!, clock: clock) { _ in
-        withExtendedLifetime(captured) {}
-      }
-    }
-    #expect(weakCaptured != nil)
+    let witness = CaptureWitness()
+    ClosureTimer.perform(after: .seconds(1), owner: owner!, clock: clock, witness.capturing { (_: Tracked) in })
+    #expect(!witness.isReleased)
     owner = nil
     clock.advance(by: .seconds(1))
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func cancelledOwnerFormNeverRunsAndReleasesItsBodyAtOnce() {
     let owner = Tracked()
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = ClosureTimer.perform(after: .seconds(1), owner: owner, clock: clock) { _ in
-        withExtendedLifetime(captured) { calls.increment() }
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = ClosureTimer.perform(
+      after: .seconds(1), owner: owner, clock: clock, witness.capturing { (_: Tracked) in calls.increment() })
     subscription.cancel()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     clock.advance(by: .seconds(2))
     #expect(calls.value == 0)
     withExtendedLifetime(owner) {}
@@ -90,20 +78,13 @@ import Testing
 
   @Test func timerCancelIsInvalidate() {
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let timer: ClosureTimer
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in
-        withExtendedLifetime(captured) { calls.increment() }
-      }
-    }
+    let witness = CaptureWitness()
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock, witness.capturing { _ in calls.increment() })
     clock.advance(by: .seconds(1))
     timer.cancel()
     timer.cancel()
     #expect(!timer.isValid)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     clock.advance(by: .seconds(3))
     #expect(calls.value == 1)
   }
@@ -112,7 +93,7 @@ import Testing
     let calls = Counter()
     let owner = Tracked()
     // One job, two spellings; both are cancelled with `cancel()`.
-    let scheduled = ClosureTimer.schedule(after: .seconds(1), owner: owner, clock: clock) { _, _ in calls.increment() }
+    let scheduled = ClosureTimer.schedule(.after(.seconds(1)), owner: owner, clock: clock) { _, _ in calls.increment() }
     let performed = ClosureTimer.perform(after: .seconds(1), owner: owner, clock: clock) { _ in calls.increment() }
     scheduled.cancel()
     performed.cancel()
@@ -127,7 +108,7 @@ import Testing
     let owner = Tracked("banner")
     let done = Expectation()
     let names = Recorder<String>()
-    ClosureTimer.perform(after: .seconds(1), owner: owner, on: .mainActor, clock: clock) { @MainActor owner in
+    ClosureTimer.onMainActor.perform(after: .seconds(1), owner: owner, clock: clock) { owner in
       MainActor.assertIsolated()
       names.append(owner.name)
       done.fulfill()

@@ -6,35 +6,35 @@ import Testing
 @Suite struct ClosureTimerPreconditionTests {
   @Test func negativeDelayIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = ClosureTimer(after: .seconds(-1), clock: ManualClock()) { _ in }
+      _ = ClosureTimer(.after(.seconds(-1)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`delay`"))
   }
 
   @Test func zeroIntervalOfARepeatingTimerIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = ClosureTimer(every: .zero, clock: ManualClock()) { _ in }
+      _ = ClosureTimer(.every(.zero), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`interval`"))
   }
 
   @Test func negativeIntervalIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      ClosureTimer.schedule(every: .milliseconds(-5), clock: ManualClock()) { _ in }
+      ClosureTimer.schedule(.every(.milliseconds(-5)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`interval`"))
   }
 
   @Test func repeatCountBelowOneIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      ClosureTimer.schedule(every: .seconds(1), repeatCount: 0, clock: ManualClock()) { _ in }
+      ClosureTimer.schedule(.every(.seconds(1), repeatCount: 0), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`repeatCount`"))
   }
 
   @Test func negativeToleranceIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      ClosureTimer.schedule(every: .seconds(1), tolerance: .seconds(-1), clock: ManualClock()) { _ in }
+      ClosureTimer.schedule(.every(.seconds(1), tolerance: .seconds(-1)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`tolerance`"))
   }

@@ -18,11 +18,16 @@ struct WrappedClock: Clock {
 @Suite struct ClosureTimerTests {
   let clock = ManualClock()
 
+  /// A timer on `clock` with `cadence`, and the count of its calls.
+  func countingTimer(_ cadence: TimerCadence, on delivery: Delivery = .immediate) -> (ClosureTimer, Counter) {
+    let calls = Counter()
+    return (ClosureTimer.schedule(cadence, on: delivery, clock: clock) { _ in calls.increment() }, calls)
+  }
+
   // MARK: One-shot and repeating
 
   @Test func oneShotTimerFiresOnceAtItsDeadlineThenIsInvalid() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.after(.seconds(1)))
     clock.advance(by: .milliseconds(999))
     #expect(calls.value == 0)
     #expect(timer.isValid)
@@ -36,7 +41,7 @@ struct WrappedClock: Clock {
 
   @Test func oneShotTimerIsValidWhileItsHandlerRuns() {
     let validInside = Mutex<Bool?>(nil)
-    ClosureTimer.schedule(after: .seconds(1), clock: clock) { timer in
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { timer in
       validInside.withLock { $0 = timer.isValid }
     }
     clock.advance(by: .seconds(1))
@@ -44,8 +49,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func repeatingTimerFiresOnceEveryInterval() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     for expected in 1...5 {
       clock.advance(by: .seconds(1))
       #expect(calls.value == expected)
@@ -56,7 +60,7 @@ struct WrappedClock: Clock {
 
   @Test func zeroDelayOneShotFiresOnTheNextAdvance() {
     let calls = Counter()
-    ClosureTimer.schedule(after: .zero, clock: clock) { _ in calls.increment() }
+    ClosureTimer.schedule(.after(.zero), clock: clock) { _ in calls.increment() }
     #expect(calls.value == 0)
     clock.advance(by: .zero)
     #expect(calls.value == 1)
@@ -64,7 +68,7 @@ struct WrappedClock: Clock {
 
   @Test func handlerReceivesTheTimerAndCanInvalidateItself() {
     let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { timer in
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { timer in
       calls.increment()
       if timer.fireCount == 2 { timer.invalidate() }
     }
@@ -76,8 +80,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func invalidateIsIdempotentAndStopsEveryLaterTick() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .seconds(1))
     timer.invalidate()
     timer.invalidate()
@@ -92,7 +95,7 @@ struct WrappedClock: Clock {
   @Test func ticksStayOnTheirGridWhateverTheHandlerTakes() {
     let times = Recorder<Duration>()
     let clock = clock
-    ClosureTimer.schedule(every: .seconds(1), repeatCount: 3, clock: clock) { _ in
+    ClosureTimer.schedule(.every(.seconds(1), repeatCount: 3), clock: clock) { _ in
       times.append(clock.now.offset)
       clock.advance(by: .milliseconds(400))  // a slow handler: the clock moves while it runs
     }
@@ -103,7 +106,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func lateWakeUpKeepsTheNextDeadlineOnTheGrid() {
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in }
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in }
     clock.advance(by: .milliseconds(1500))
     #expect(timer.nextDeadline as? ManualClock.Instant == ManualClock.Instant(offset: .seconds(2)))
     timer.invalidate()
@@ -111,7 +114,7 @@ struct WrappedClock: Clock {
 
   @Test func missedTicksAreCoalescedIntoOneCallThatCountsThem() {
     let skipped = Recorder<Int>()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { timer in
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { timer in
       skipped.append(timer.skippedTickCount)
     }
     clock.advance(by: .milliseconds(3500))
@@ -126,7 +129,7 @@ struct WrappedClock: Clock {
   @Test func toleranceNeverMovesTheGrid() {
     let times = Recorder<Duration>()
     let clock = clock
-    let timer = ClosureTimer.schedule(every: .seconds(1), tolerance: .milliseconds(500), clock: clock) { _ in
+    let timer = ClosureTimer.schedule(.every(.seconds(1), tolerance: .milliseconds(500)), clock: clock) { _ in
       times.append(clock.now.offset)
     }
     for _ in 0..<3 { clock.advance(by: .seconds(1)) }
@@ -138,8 +141,8 @@ struct WrappedClock: Clock {
   @Test func eachManualClockDrivesOnlyItsOwnTimers() {
     let other = ManualClock()
     let calls = Recorder<String>()
-    ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in calls.append("mine") }
-    ClosureTimer.schedule(after: .seconds(1), clock: other) { _ in calls.append("other") }
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in calls.append("mine") }
+    ClosureTimer.schedule(.after(.seconds(1)), clock: other) { _ in calls.append("other") }
     clock.advance(by: .seconds(1))
     #expect(calls.values == ["mine"])
     other.advance(by: .seconds(1))
@@ -148,10 +151,10 @@ struct WrappedClock: Clock {
 
   @Test func advanceFiresDueTimersInDeadlineOrder() {
     let order = Recorder<String>()
-    ClosureTimer.schedule(after: .seconds(3), clock: clock) { _ in order.append("3s") }
-    ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in order.append("1s") }
-    let repeating = ClosureTimer.schedule(every: .milliseconds(1500), clock: clock) { _ in order.append("every") }
-    ClosureTimer.schedule(after: .seconds(2), clock: clock) { _ in order.append("2s") }
+    ClosureTimer.schedule(.after(.seconds(3)), clock: clock) { _ in order.append("3s") }
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in order.append("1s") }
+    let repeating = ClosureTimer.schedule(.every(.milliseconds(1500)), clock: clock) { _ in order.append("every") }
+    ClosureTimer.schedule(.after(.seconds(2)), clock: clock) { _ in order.append("2s") }
     clock.advance(by: .seconds(5))
     #expect(order.values == ["1s", "every", "2s", "3s"])
     repeating.invalidate()
@@ -160,7 +163,7 @@ struct WrappedClock: Clock {
   @Test func timersDueAtTheSameInstantFireInSchedulingOrder() {
     let order = Recorder<Int>()
     for index in 0..<20 {
-      ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in order.append(index) }
+      ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in order.append(index) }
     }
     clock.advance(by: .seconds(1))
     #expect(order.values == Array(0..<20))
@@ -169,10 +172,10 @@ struct WrappedClock: Clock {
   @Test func timerScheduledByAHandlerFiresInTheSameAdvanceWhenDue() {
     let order = Recorder<String>()
     let clock = clock
-    ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock) { _ in
       order.append("outer")
-      ClosureTimer.schedule(after: .zero, clock: clock) { _ in order.append("inner") }
-      ClosureTimer.schedule(after: .seconds(10), clock: clock) { _ in order.append("later") }
+      ClosureTimer.schedule(.after(.zero), clock: clock) { _ in order.append("inner") }
+      ClosureTimer.schedule(.after(.seconds(10)), clock: clock) { _ in order.append("later") }
     }
     clock.advance(by: .seconds(2))
     #expect(order.values == ["outer", "inner"])
@@ -184,7 +187,7 @@ struct WrappedClock: Clock {
     let calls = Counter()
     weak var weakTimer: ClosureTimer?
     do {
-      let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { timer in
+      let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { timer in
         calls.increment()
         if timer.fireCount == 3 { timer.invalidate() }
       }
@@ -201,50 +204,36 @@ struct WrappedClock: Clock {
   @Test func unstartedTimerIsReleasedLikeAnyObject() {
     weak var weakTimer: ClosureTimer?
     do {
-      let timer = ClosureTimer(every: .seconds(1), clock: clock) { _ in }
+      let timer = ClosureTimer(.every(.seconds(1)), clock: clock) { _ in }
       weakTimer = timer
     }
     #expect(weakTimer == nil)
   }
 
   @Test func invalidateReleasesWhatTheHandlerCaptured() {
-    weak var weakCaptured: Tracked?
-    let timer: ClosureTimer
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in _ = captured.name }
-    }
+    let witness = CaptureWitness()
+    let timer = ClosureTimer.schedule(.every(.seconds(1)), clock: clock, witness.capturing { _ in })
     clock.advance(by: .seconds(1))
-    #expect(weakCaptured != nil)
+    #expect(!witness.isReleased)
     timer.invalidate()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func oneShotReleasesWhatItsHandlerCapturedAfterItRuns() {
-    weak var weakCaptured: Tracked?
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in _ = captured.name }
-    }
+    let witness = CaptureWitness()
+    ClosureTimer.schedule(.after(.seconds(1)), clock: clock, witness.capturing { _ in })
     clock.advance(by: .seconds(1))
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func ownerBoundTimerGetsItsOwnerStrongAndStopsWhenTheOwnerGoes() {
     let calls = Recorder<String>()
     var owner: Tracked? = Tracked("screen")
     weak let weakOwner = owner
-    weak var weakCaptured: Tracked?
-    let timer: ClosureTimer
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      timer = ClosureTimer.schedule(every: .seconds(1), owner: owner!, clock: clock) { owner, _ in
-        calls.append(owner.name + captured.name)
-      }
-    }
+    let witness = CaptureWitness()
+    let timer = ClosureTimer.schedule(
+      .every(.seconds(1)), owner: owner!, clock: clock,
+      witness.capturing { (owner: Tracked, _: ClosureTimer) in calls.append(owner.name + "tracked") })
     clock.advance(by: .seconds(1))
     #expect(calls.values == ["screentracked"])
     owner = nil
@@ -252,14 +241,14 @@ struct WrappedClock: Clock {
     #expect(!timer.isValid)
     clock.advance(by: .seconds(1))
     #expect(calls.values == ["screentracked"])
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(clock.timerScheduler.scheduledCount == 0)
   }
 
   @Test func ownerBoundOneShotNeverRunsAfterItsOwnerIsGone() {
     let calls = Counter()
     var owner: Tracked? = Tracked()
-    let timer = ClosureTimer.schedule(after: .seconds(1), owner: owner!, clock: clock) { _, _ in calls.increment() }
+    let timer = ClosureTimer.schedule(.after(.seconds(1)), owner: owner!, clock: clock) { _, _ in calls.increment() }
     owner = nil
     timer.fire()
     clock.advance(by: .seconds(1))
@@ -270,13 +259,13 @@ struct WrappedClock: Clock {
   @Test func ownerBoundInitWaitsForStart() {
     let owner = Tracked("owner")
     let names = Recorder<String>()
-    let timer = ClosureTimer(every: .seconds(1), owner: owner, clock: clock) { owner, _ in names.append(owner.name) }
+    let timer = ClosureTimer(.every(.seconds(1)), owner: owner, clock: clock) { owner, _ in names.append(owner.name) }
     clock.advance(by: .seconds(2))
     #expect(names.values.isEmpty)
     timer.start()
     clock.advance(by: .seconds(1))
     #expect(names.values == ["owner"])
-    let oneShot = ClosureTimer(after: .seconds(1), owner: owner, clock: clock) { owner, _ in names.append("once") }
+    let oneShot = ClosureTimer(.after(.seconds(1)), owner: owner, clock: clock) { owner, _ in names.append("once") }
     oneShot.start()
     clock.advance(by: .seconds(1))
     #expect(names.values == ["owner", "owner", "once"])
@@ -287,7 +276,7 @@ struct WrappedClock: Clock {
 
   @Test func unscheduledTimerDoesNothingUntilStartThenCountsFromStart() {
     let calls = Counter()
-    let timer = ClosureTimer(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let timer = ClosureTimer(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
     #expect(timer.nextDeadline == nil)
     clock.advance(by: .milliseconds(2500))
     #expect(calls.value == 0)
@@ -302,8 +291,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireRunsAOneShotNowAndInvalidatesIt() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(after: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.after(.seconds(1)))
     timer.fire()
     #expect(calls.value == 1)
     #expect(!timer.isValid)
@@ -312,8 +300,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireOnARepeatingTimerKeepsItsSchedule() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .milliseconds(500))
     timer.fire()
     #expect(calls.value == 1)
@@ -325,16 +312,14 @@ struct WrappedClock: Clock {
   }
 
   @Test func fireOnAnInvalidTimerDoesNothing() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     timer.invalidate()
     timer.fire()
     #expect(calls.value == 0)
   }
 
   @Test func pauseStopsTicksAndResumeShiftsTheGridByThePause() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)))
     clock.advance(by: .milliseconds(1200))
     #expect(calls.value == 1)
     timer.pause()
@@ -352,8 +337,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func repeatCountEndsTheTimerAfterThatManyCalls() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), repeatCount: 3, clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1), repeatCount: 3))
     clock.advance(by: .seconds(1))
     clock.advance(by: .seconds(1))
     #expect(timer.isValid)
@@ -365,8 +349,7 @@ struct WrappedClock: Clock {
   }
 
   @Test func coalescedCallCountsOnceAgainstRepeatCount() {
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), repeatCount: 2, clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1), repeatCount: 2))
     clock.advance(by: .seconds(5))
     #expect(calls.value == 1)
     #expect(timer.isValid)
@@ -376,10 +359,10 @@ struct WrappedClock: Clock {
   }
 
   @Test func nextDeadlineIsAnInstantOfTheTimersClock() {
-    let timer = ClosureTimer.schedule(every: .seconds(2), clock: clock) { _ in }
+    let timer = ClosureTimer.schedule(.every(.seconds(2)), clock: clock) { _ in }
     #expect(timer.nextDeadline as? ManualClock.Instant == clock.now + .seconds(2))
     timer.invalidate()
-    let continuous = ClosureTimer.schedule(every: .seconds(60)) { _ in }
+    let continuous = ClosureTimer.schedule(.every(.seconds(60))) { _ in }
     #expect(continuous.nextDeadline is ContinuousClock.Instant)
     continuous.invalidate()
   }
@@ -388,8 +371,7 @@ struct WrappedClock: Clock {
 
   @Test func queuedCallThatHasNotStartedNeverStartsAfterInvalidate() async {
     let queue = DispatchQueue(label: "timer-test")
-    let calls = Counter()
-    let timer = ClosureTimer.schedule(every: .seconds(1), on: .queue(queue), clock: clock) { _ in calls.increment() }
+    let (timer, calls) = countingTimer(.every(.seconds(1)), on: .queue(queue))
     queue.suspend()
     clock.advance(by: .seconds(1))
     timer.invalidate()
@@ -401,7 +383,7 @@ struct WrappedClock: Clock {
 
   @Test func queuedOneShotIsValidUntilItsCallHasRun() async {
     let queue = DispatchQueue(label: "timer-test")
-    let timer = ClosureTimer.schedule(after: .seconds(1), on: .queue(queue), clock: clock) { _ in }
+    let timer = ClosureTimer.schedule(.after(.seconds(1)), on: .queue(queue), clock: clock) { _ in }
     queue.suspend()
     clock.advance(by: .seconds(1))
     #expect(timer.isValid)
@@ -417,7 +399,7 @@ struct WrappedClock: Clock {
     queue.setSpecific(key: key, value: 7)
     let onQueue = Recorder<Int?>()
     let done = Expectation()
-    ClosureTimer.schedule(after: .seconds(1), on: .queue(queue), clock: clock) { _ in
+    ClosureTimer.schedule(.after(.seconds(1)), on: .queue(queue), clock: clock) { _ in
       onQueue.append(DispatchQueue.getSpecific(key: key))
       done.fulfill()
     }
@@ -429,8 +411,8 @@ struct WrappedClock: Clock {
   @Test func handlerMayControlItsTimerAndOthersWithoutDeadlock() {
     let clock = clock
     let calls = Counter()
-    let other = ClosureTimer.schedule(every: .seconds(1), clock: clock) { _ in calls.increment() }
-    ClosureTimer.schedule(every: .seconds(1), clock: clock) { timer in
+    let other = ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { _ in calls.increment() }
+    ClosureTimer.schedule(.every(.seconds(1)), clock: clock) { timer in
       calls.increment()
       timer.pause()
       timer.resume()
@@ -450,7 +432,7 @@ struct WrappedClock: Clock {
     let calls = Counter()
     DispatchQueue.concurrentPerform(iterations: 8) { _ in
       for index in 0..<250 {
-        ClosureTimer.schedule(after: .milliseconds(index % 50 + 1), clock: clock) { _ in calls.increment() }
+        ClosureTimer.schedule(.after(.milliseconds(index % 50 + 1)), clock: clock) { _ in calls.increment() }
       }
     }
     clock.advance(by: .seconds(1))
@@ -461,7 +443,7 @@ struct WrappedClock: Clock {
   @Test func tenThousandTimersFireInOneAdvance() {
     let calls = Counter()
     let timers = (0..<10_000).map { index in
-      ClosureTimer.schedule(every: .milliseconds(1000 + index % 97), clock: clock) { _ in calls.increment() }
+      ClosureTimer.schedule(.every(.milliseconds(1000 + index % 97)), clock: clock) { _ in calls.increment() }
     }
     clock.advance(by: .milliseconds(1100))
     #expect(calls.value == 10_000)
@@ -483,19 +465,11 @@ struct WrappedClock: Clock {
 
   @Test func cancelledPerformNeverRunsAndReleasesItsBody() {
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = ClosureTimer.perform(after: .seconds(1), clock: clock) {
-        _ = captured.name
-        calls.increment()
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = ClosureTimer.perform(after: .seconds(1), clock: clock, witness.capturing { calls.increment() })
     subscription.cancel()
     subscription.cancel()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     clock.advance(by: .seconds(2))
     #expect(calls.value == 0)
     #expect(subscription.isCancelled)
@@ -516,7 +490,7 @@ struct WrappedClock: Clock {
     let clock = ContinuousClock()
     let start = clock.now
     let elapsed = Mutex<Duration?>(nil)
-    ClosureTimer.schedule(after: .milliseconds(10)) { _ in
+    ClosureTimer.schedule(.after(.milliseconds(10))) { _ in
       elapsed.withLock { $0 = start.duration(to: clock.now) }
       fired.fulfill()
     }
@@ -527,10 +501,10 @@ struct WrappedClock: Clock {
   @Test(.timeLimit(.minutes(1)))
   func repeatingTimersFireOnSuspendingAndUnknownClocks() async {
     let ticks = Expectation(count: 6)
-    let suspending = ClosureTimer.schedule(every: .milliseconds(5), repeatCount: 3, clock: SuspendingClock()) { _ in
+    let suspending = ClosureTimer.schedule(.every(.milliseconds(5), repeatCount: 3), clock: SuspendingClock()) { _ in
       ticks.fulfill()
     }
-    let wrapped = ClosureTimer.schedule(every: .milliseconds(5), repeatCount: 3, clock: WrappedClock()) { _ in
+    let wrapped = ClosureTimer.schedule(.every(.milliseconds(5), repeatCount: 3), clock: WrappedClock()) { _ in
       ticks.fulfill()
     }
     // The unknown clock's timer sleeps in a task: in a full parallel run on a loaded 2-core
@@ -544,7 +518,7 @@ struct WrappedClock: Clock {
 
   @Test func anOrphanedTimerFreedByTheSchedulerFreesItsDeliveryAfterTheLock() async {
     let clock = ManualClock()
-    let probe = ClosureTimer(every: .seconds(1), clock: clock) { _ in }
+    let probe = ClosureTimer(.every(.seconds(1)), clock: clock) { _ in }
     let valid = Slot<Bool>()
     do {
       let owner = Tracked("owner")
@@ -555,7 +529,7 @@ struct WrappedClock: Clock {
         _ = capture
         job()
       }
-      ClosureTimer.schedule(every: .seconds(1), owner: owner, on: delivery, clock: clock) { _, _ in }
+      ClosureTimer.schedule(.every(.seconds(1)), owner: owner, on: delivery, clock: clock) { _, _ in }
     }
     let advanced = Expectation()
     onOwnThread {  // not a pool thread: a deadlock here would hold it for good
@@ -579,7 +553,7 @@ struct WrappedClock: Clock {
     let finished = await raceFinishes {
       for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
-        let timer = ClosureTimer(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
+        let timer = ClosureTimer(.every(.seconds(1)), owner: owner, clock: clock) { _, _ in }
         owner.timer.value = timer
         current.value = timer
       }
@@ -598,7 +572,7 @@ struct WrappedClock: Clock {
     let finished = await raceFinishes {
       for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
-        owner.timer.value = ClosureTimer.schedule(every: .seconds(1), owner: owner, clock: clock) { _, _ in }
+        owner.timer.value = ClosureTimer.schedule(.every(.seconds(1)), owner: owner, clock: clock) { _, _ in }
       }
     } reader: {
       clock.advance(by: .seconds(1))
@@ -632,7 +606,7 @@ final class ReadsTimerInDeinit: Sendable {
     let clock = ManualClock()
     let fired = Counter()
     let timers = (1...200).map { index in
-      ClosureTimer.schedule(after: .milliseconds(index), clock: clock) { _ in fired.increment() }
+      ClosureTimer.schedule(.after(.milliseconds(index)), clock: clock) { _ in fired.increment() }
     }
     let done = Expectation(count: 4)
     for _ in 0..<4 {
@@ -702,12 +676,12 @@ extension ManualClock {
     let clock = ManualClock()
     let done = Expectation(count: 2)
     let calls = Recorder<String>()
-    ClosureTimer.schedule(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor _ in
+    ClosureTimer.onMainActor.schedule(.after(.seconds(1)), clock: clock) { _ in
       MainActor.assertIsolated()
       calls.append("once")
       done.fulfill()
     }
-    ClosureTimer.schedule(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor timer in
+    ClosureTimer.onMainActor.schedule(.every(.seconds(1), repeatCount: 1), clock: clock) { timer in
       MainActor.assertIsolated()
       calls.append("every \(timer.fireCount)")
       done.fulfill()
@@ -732,7 +706,7 @@ private let canRaiseThreadPriority =
   func theSchedulerThreadRunsAtTheUserInitiatedPriorityOfDispatch() async {
     let nice = Mutex<Int32?>(nil)
     let called = Expectation()
-    ClosureTimer.schedule(after: .milliseconds(1)) { _ in
+    ClosureTimer.schedule(.after(.milliseconds(1))) { _ in
       nice.withLock { $0 = SchedulerThreadPriority.currentThreadNice() }
       called.fulfill()
     }

@@ -38,6 +38,9 @@ import Testing
     #expect(event.handlerCount == 0)
   }
 
+  // The deprecated `MainActorDelivery` timer spellings (now `ClosureTimer.onMainActor`): kept working
+  // for one release.
+  @available(*, deprecated)
   @Test @MainActor func performRunsAMainActorBodyOnTheMainActorAndCancelStopsIt() async {
     let screen = OverloadScreen()
     let clock = ManualClock()
@@ -56,6 +59,9 @@ import Testing
     #expect(cancelled.isCancelled)
   }
 
+  // The deprecated `MainActorDelivery` timer spellings (now `ClosureTimer.onMainActor`): kept working
+  // for one release.
+  @available(*, deprecated)
   @Test @MainActor func ownerAndStoppedTimersRunMainActorHandlersOnTheMainActor() async {
     let screen = OverloadScreen()
     let clock = ManualClock()

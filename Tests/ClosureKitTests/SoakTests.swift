@@ -328,7 +328,7 @@ struct SoakDriver {
     guard timers.count < 16 else { return invalidateTimer() }
     let probe = Probe(thread: thread, world: world)
     let delay = Duration.milliseconds(Int.random(in: 1...50, using: &random))
-    let timer = ClosureTimer.schedule(after: delay, clock: world.clock) { _ in probe.fired() }
+    let timer = ClosureTimer.schedule(.after(delay), clock: world.clock) { _ in probe.fired() }
     timers.append((timer, probe))
   }
 

@@ -120,7 +120,7 @@ func latencyBenchmark(timers: Int, interval: Duration, duration: Duration) async
     let cpuStart = cpuMilliseconds()
     var all: [ClosureTimer] = []
     await paced(timers, over: interval) {
-      let measured = ClosureTimer(every: interval) { timer in
+      let measured = ClosureTimer(.every(interval)) { timer in
         let now = clock.now
         // The grid point of this call: the next deadline (already set) minus one interval.
         if let next = timer.nextDeadline as? ContinuousClock.Instant {
@@ -202,7 +202,7 @@ func paced(_ count: Int, over interval: Duration, _ make: () -> Void) async {
 /// CPU used while 10,000 timers are scheduled and none is due: no thread may be busy.
 func idleBenchmark(timers: Int) async {
   let before = threadCount()
-  let all = (0..<timers).map { _ in ClosureTimer.schedule(every: .seconds(3600)) { _ in } }
+  let all = (0..<timers).map { _ in ClosureTimer.schedule(.every(.seconds(3600))) { _ in } }
   let cpuStart = cpuMilliseconds()
   try? await Task.sleep(for: .seconds(1))
   let idle = cpuMilliseconds() - cpuStart
@@ -355,7 +355,7 @@ func loadedLatencyBenchmark(timers: Int, interval: Duration, duration: Duration,
     var all: [ClosureTimer] = []
     await paced(timers, over: interval) {
       let ticks = TickLog(anchor: clock.now)
-      let timer = ClosureTimer(every: interval, on: delivery) { timer in
+      let timer = ClosureTimer(.every(interval), on: delivery) { timer in
         log.record(ticks, skipped: timer.skippedTickCount, interval: interval, now: clock.now)
       }
       timer.start()

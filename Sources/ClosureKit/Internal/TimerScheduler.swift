@@ -1,3 +1,5 @@
+internal import Synchronization
+
 /// How a ``TimerScheduler`` reads its clock and arranges to wake up.
 ///
 /// Times are offsets from an origin the driver fixes once (its clock's `now` when it was made), so
@@ -53,11 +55,38 @@ package final class TimerScheduler: @unchecked Sendable {
 
   /// Reads the clock and wakes the scheduler.
   package let driver: any TimerDriver
-  /// The heap and every timer's state.
-  let state = Locked(State())
+  /// The heap; its lock also guards every `var` of every ``ClosureTimer`` on this scheduler. Taken
+  /// only through ``withLock(_:)``, which records the holder for ``assertLocked()``.
+  private let state = Locked(State())
+  #if DEBUG
+    /// The token of the thread inside ``withLock(_:)``, 0 when none: what ``assertLocked()``
+    /// compares with the caller's. Written only by the holder, so relaxed ordering suffices.
+    private let holder = Atomic<Int>(0)
+  #endif
 
   package init(driver: any TimerDriver) {
     self.driver = driver
+  }
+
+  /// Runs `body` under the lock that guards the heap and every timer's state.
+  func withLock<Result>(_ body: (inout State) -> Result) -> Result {
+    state.withLock { state in
+      #if DEBUG
+        holder.store(currentThreadID, ordering: .relaxed)
+        defer { holder.store(0, ordering: .relaxed) }
+      #endif
+      return body(&state)
+    }
+  }
+
+  /// Stops a debug build unless the calling thread holds this scheduler's lock: the check behind
+  /// "under the lock" on the timer's and the heap's functions. Nothing in release builds.
+  func assertLocked(_ function: StaticString = #function) {
+    #if DEBUG
+      if holder.load(ordering: .relaxed) != currentThreadID {
+        failPrecondition("TimerScheduler: \(function) needs the scheduler's lock, which this thread does not hold")
+      }
+    #endif
   }
 
   /// Fires, in deadline order, every timer whose deadline is not after the clock's current time,
@@ -85,7 +114,7 @@ package final class TimerScheduler: @unchecked Sendable {
     // not under the lock. At most one live owner is loaded, as the first live timer is returned.
     var owner: (any AnyObject & Sendable)?
     defer { withExtendedLifetime((released, owner)) {} }
-    return state.withLock { state in
+    return withLock { state in
       let now = driver.now()
       while let entry = state.heap.first, entry.deadline <= now {
         let top = entry.timer
@@ -107,6 +136,7 @@ package final class TimerScheduler: @unchecked Sendable {
 
   /// Inserts `timer` (its deadline already set) and re-arms if it is now the earliest. Under the lock.
   func insert(_ timer: ClosureTimer, state: inout State) {
+    assertLocked()
     state.sequence &+= 1
     timer.heapIndex = state.heap.count
     state.heap.append(Entry(deadline: timer.deadline, sequence: state.sequence, timer: timer))
@@ -118,6 +148,7 @@ package final class TimerScheduler: @unchecked Sendable {
 
   /// Removes `timer` from the heap if it is there; disarms once the heap is empty. Under the lock.
   func remove(_ timer: ClosureTimer, state: inout State) {
+    assertLocked()
     guard timer.heapIndex >= 0 else { return }
     state.removeTimer(at: timer.heapIndex)
     if state.heap.isEmpty, state.armed != nil {
@@ -128,7 +159,7 @@ package final class TimerScheduler: @unchecked Sendable {
 
   /// The number of scheduled timers (for tests and benchmarks).
   package var scheduledCount: Int {
-    state.withLock { $0.heap.count }
+    withLock { $0.heap.count }
   }
 }
 

@@ -75,7 +75,7 @@
 
     func deletePhoto() {
       imageView.image = nil
-      ClosureTimer.perform(after: .seconds(3), on: .mainActor) { @MainActor [weak self] in
+      ClosureTimer.onMainActor.perform(after: .seconds(3)) { [weak self] in
         self?.hideDeleteButton()
       }
     }

@@ -10,11 +10,12 @@
     var timer: ClosureTimer?
 
     func start() {
-      timer = ClosureTimer.schedule(every: .seconds(1), on: .mainActor) { @MainActor [weak self] timer in
+      timer = ClosureTimer.onMainActor.schedule(.every(.seconds(1))) { [weak self] timer in
         guard let self else { return timer.invalidate() }
         self.field.text = "tick"
       }
-      ClosureTimer.schedule(after: .seconds(2), on: .mainActor) { @MainActor _ in self.field.isEnabled = false }
+      ClosureTimer.onMainActor.schedule(.after(.seconds(2)), owner: self) { screen, _ in screen.field.isEnabled = false
+      }
     }
   }
 #endif
