@@ -22,14 +22,25 @@
     /// The previous delegate and the installation in the delegator.
     let forwarding: DelegateForwarding
 
-    init(forwarding: DelegateForwarding) {
-      self.forwarding = forwarding
+    /// A proxy for the delegate property `property` of `delegator`, which it holds weakly.
+    init<Delegator: AnyObject, Previous>(
+      delegator: Delegator,
+      property: ReferenceWritableKeyPath<Delegator, Previous?>
+    ) {
+      forwarding = DelegateForwarding(
+        read: { [weak delegator] in delegator?[keyPath: property] as? any NSObjectProtocol },
+        write: { [weak delegator] delegate in delegator?[keyPath: property] = delegate as? Previous }
+      )
       super.init()
     }
 
-    /// Makes this object the delegator's delegate, keeping any other delegate as the previous one.
-    func install() {
-      forwarding.install(self)
+    /// The proxy of `delegator`, made by `make` on first use and kept with it, and made its
+    /// delegate again if another object took its place: what every `closureDelegate` property
+    /// returns.
+    static func attached<Proxy: ClosureDelegateProxy>(to delegator: AnyObject, make: () -> Proxy) -> Proxy {
+      let proxy = Association.value(of: delegator, make: make)
+      proxy.forwarding.installIfReplaced(proxy)
+      return proxy
     }
 
     /// Sets this object again if it is the delegate, so the delegator asks `responds(to:)` afresh:

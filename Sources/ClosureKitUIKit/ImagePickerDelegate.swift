@@ -24,7 +24,9 @@
   /// > `responds(to:)` answers when its delegate is set. A closure you set for `didFinishPicking` or
   /// > `didCancel` must dismiss the picker.
   @MainActor
-  public final class ImagePickerDelegate: ClosureDelegateProxy, UIImagePickerControllerDelegate, UINavigationControllerDelegate {
+  public final class ImagePickerDelegate: ClosureDelegateProxy, UIImagePickerControllerDelegate,
+    UINavigationControllerDelegate
+  {
     /// The previous delegate's type: both protocols, as `UIImagePickerController.delegate` has it.
     public typealias Previous = any UIImagePickerControllerDelegate & UINavigationControllerDelegate
 
@@ -67,12 +69,7 @@
     }
 
     init(picker: UIImagePickerController) {
-      super.init(
-        forwarding: DelegateForwarding(
-          read: { [weak picker] in picker?.delegate },
-          write: { [weak picker] delegate in picker?.delegate = delegate as? Previous }
-        )
-      )
+      super.init(delegator: picker, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -182,9 +179,7 @@
     ///
     /// > Important: Main actor; lives as long as the picker.
     public var closureDelegate: ImagePickerDelegate {
-      let proxy = Association.value(of: self) { ImagePickerDelegate(picker: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { ImagePickerDelegate(picker: self) }
     }
   }
 #endif

@@ -48,14 +48,7 @@
     }
 
     init(presentationController: UIPresentationController) {
-      super.init(
-        forwarding: DelegateForwarding(
-          read: { [weak presentationController] in presentationController?.delegate },
-          write: { [weak presentationController] delegate in
-            presentationController?.delegate = delegate as? any UIAdaptivePresentationControllerDelegate
-          }
-        )
-      )
+      super.init(delegator: presentationController, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -114,9 +107,7 @@
     /// > Important: Main actor; lives as long as the presentation controller. Set it before the
     /// > presentation: UIKit creates a new presentation controller for each presentation.
     public var closureDelegate: PresentationControllerDelegate {
-      let proxy = Association.value(of: self) { PresentationControllerDelegate(presentationController: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { PresentationControllerDelegate(presentationController: self) }
     }
   }
 #endif

@@ -51,12 +51,7 @@
     }
 
     init(textField: UITextField) {
-      super.init(
-        forwarding: DelegateForwarding(
-          read: { [weak textField] in textField?.delegate },
-          write: { [weak textField] delegate in textField?.delegate = delegate as? any UITextFieldDelegate }
-        )
-      )
+      super.init(delegator: textField, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -150,9 +145,7 @@
     ///
     /// > Important: Main actor; lives as long as the text field.
     public var closureDelegate: TextFieldDelegate {
-      let proxy = Association.value(of: self) { TextFieldDelegate(textField: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { TextFieldDelegate(textField: self) }
     }
   }
 #endif

@@ -57,12 +57,7 @@
     }
 
     init(webView: WKWebView) {
-      super.init(
-        forwarding: DelegateForwarding(
-          read: { [weak webView] in webView?.navigationDelegate },
-          write: { [weak webView] delegate in webView?.navigationDelegate = delegate as? any WKNavigationDelegate }
-        )
-      )
+      super.init(delegator: webView, property: \.navigationDelegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
@@ -220,9 +215,7 @@
     ///
     /// > Important: Main actor; lives as long as the web view.
     public var closureNavigationDelegate: WebNavigationDelegate {
-      let proxy = Association.value(of: self) { WebNavigationDelegate(webView: self) }
-      if navigationDelegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { WebNavigationDelegate(webView: self) }
     }
   }
 #endif

@@ -1,5 +1,5 @@
-/// An action sheet: a ``Dialog`` of ``ActionSheetStyle``; a list of choices, each with its own closure, plus an optional whole-dialog
-/// handler; presented once by any ``DialogPresenter``.
+/// An action sheet: a ``Dialog`` of ``ActionSheetStyle``. A list of choices, each with its own
+/// closure, plus an optional whole-dialog handler; presented once by any ``DialogPresenter``.
 ///
 /// ```swift
 /// let sheet = ActionSheet(title: "Photo")
@@ -19,18 +19,9 @@
 /// ) { index in print("chose", index) }   // Delete 0, Share 1, Print 2, Cancel 3
 /// ```
 ///
-/// > Important: Thread-safe. Every closure keeps the isolation of the place it is written and
-/// > runs there: written in `@MainActor` code (a view controller) it is `@MainActor` and may call
-/// > main-actor code directly; written in an actor's method, it runs on that actor; written in
-/// > nonisolated code, it stays nonisolated (it is never moved to the main actor). So a sheet built
-/// > and presented on the main actor runs every closure on the main actor. In this order, each once,
-/// > before ``Dialog/present(on:isolation:)`` returns: will-present, did-present, the chosen button's
-/// > action, the whole-dialog handler, will-dismiss, did-dismiss. A dismissal without a choice
-/// > (end of input, an interrupt, the presenter closing, the presenting task cancelled) chooses the
-/// > cancel button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
-/// > handler and the dismissal closures). After the answer the sheet releases every closure it
-/// > holds. A sheet is presented once; a second ``Dialog/present(on:isolation:)`` throws
-/// > ``DialogError/alreadyPresented``.
+/// > Important: Thread-safe. Every closure runs once, in the isolation of the place it is written,
+/// > in the order and on the terms ``Dialog`` states. A sheet has no text fields: the
+/// > ``DialogResult/textFieldValues`` of its answer are empty.
 public typealias ActionSheet = Dialog<ActionSheetStyle>
 
 extension Dialog where Style == ActionSheetStyle {

@@ -1,5 +1,6 @@
-/// An alert: a ``Dialog`` of ``AlertStyle``; a title, a message, buttons each with its own closure, optional text fields, and an
-/// optional whole-dialog handler; presented once by any ``DialogPresenter``.
+/// An alert: a ``Dialog`` of ``AlertStyle``. A title, a message, buttons each with its own
+/// closure, optional text fields, and an optional whole-dialog handler; presented once by any
+/// ``DialogPresenter``.
 ///
 /// Build it button by button, each button with its action:
 ///
@@ -22,18 +23,9 @@
 ///
 /// Button indices are given in the order buttons are added, and never change.
 ///
-/// > Important: Thread-safe. Every closure keeps the isolation of the place it is written and
-/// > runs there: written in `@MainActor` code (a view controller) it is `@MainActor` and may call
-/// > main-actor code directly; written in an actor's method, it runs on that actor; written in
-/// > nonisolated code, it stays nonisolated (it is never moved to the main actor). So an alert built
-/// > and presented on the main actor runs every closure on the main actor. In this order, each once,
-/// > before ``Dialog/present(on:isolation:)`` returns: will-present, did-present, the chosen button's
-/// > action, the whole-dialog handler, will-dismiss, did-dismiss. A dismissal without a choice
-/// > (end of input, an interrupt, the presenter closing, the presenting task cancelled) chooses the
-/// > cancel button, or reports a result whose ``DialogResult/index`` is `nil` (`-1` for the classic
-/// > handler and the dismissal closures). After the answer the alert releases every closure it
-/// > holds. An alert is presented once; a second ``Dialog/present(on:isolation:)`` throws
-/// > ``DialogError/alreadyPresented``.
+/// > Important: Thread-safe. Every closure runs once, in the isolation of the place it is written,
+/// > in the order and on the terms ``Dialog`` states. The validation rules are the exception: the
+/// > presenter calls them on its own thread, as the text changes.
 public typealias Alert = Dialog<AlertStyle>
 
 extension Dialog where Style == AlertStyle {

@@ -60,18 +60,7 @@ package final class AssociationTable: Sendable {
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    var garbage = Held.garbage
-    var swept = Held.swept
-    let slot = Slot(object: ObjectIdentifier(object), key: key)
-    state.withLock { state in
-      state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
-      if let index = state.liveIndex(of: slot, for: object, into: &garbage) {
-        state.replaceValue(at: index, with: value, into: &garbage)
-      } else {
-        state.store(value, at: slot, of: object, into: &garbage)
-      }
-    }
-    withExtendedLifetime((garbage, swept)) {}
+    update(for: object, key: key) { _ in value }
   }
 
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one.

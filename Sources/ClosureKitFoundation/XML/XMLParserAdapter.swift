@@ -109,7 +109,11 @@
       attributes attributeDict: [String: String] = [:]
     ) {
       guard !isFinished else { return }
-      do { try handlers.didStartElement?(elementName, namespaceURI, qName, attributeDict) } catch { fail(error, parser) }
+      do {
+        try handlers.didStartElement?(elementName, namespaceURI, qName, attributeDict)
+      } catch {
+        fail(error, parser)
+      }
     }
 
     func parser(

@@ -36,6 +36,12 @@
       write(proxy)
     }
 
+    /// Installs `proxy` unless it is the delegate already.
+    func installIfReplaced(_ proxy: NSObject) {
+      guard read() !== proxy else { return }
+      install(proxy)
+    }
+
     /// Sets `proxy` again if it is the delegate, so that the delegator asks `responds(to:)` afresh.
     func reinstall(_ proxy: NSObject) {
       guard read() === proxy else { return }
