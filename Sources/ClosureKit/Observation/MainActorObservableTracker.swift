@@ -42,16 +42,7 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
   /// Arms the first cycle and delivers the initial change if asked.
   @inlinable
   func start() -> Subscription {
-    let token = cycle.makeToken()
-    guard let root = cycle.root else {
-      cycle.end()
-      return token
-    }
-    let value = arm(root, reread: true)
-    if cycle.options.contains(.initial) {
-      cycle.deliver(cycle.options.initialChange(value))
-    }
-    return token
+    cycle.start { root in arm(root, reread: true) }
   }
 
   /// Arms the next cycle (``ObservationCycle/arm(_:_:_:reread:)``) and returns the value read.

@@ -107,20 +107,13 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
   /// Arms the first cycle and delivers the initial change if asked.
   @inlinable
   func start() -> Subscription {
-    let token = cycle.makeToken()
-    guard let root = cycle.root else {
-      cycle.end()
-      return token
+    cycle.start { root in
+      let id = state.withLock { state in
+        state.armID &+= 1
+        return state.armID
+      }
+      return ObservationCycle.arm(root, keyPath, TrackingArm(tracker: self, id: id), reread: true)
     }
-    let id = state.withLock { state in
-      state.armID &+= 1
-      return state.armID
-    }
-    let value = ObservationCycle.arm(root, keyPath, TrackingArm(tracker: self, id: id), reread: true)
-    if cycle.options.contains(.initial) {
-      cycle.deliver(cycle.options.initialChange(value))
-    }
-    return token
   }
 
   @inlinable

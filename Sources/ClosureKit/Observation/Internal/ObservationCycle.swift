@@ -77,6 +77,22 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
     return reread ? root[keyPath: keyPath] : tracked
   }
 
+  /// Starts the observation: `arm` arms the first cycle (where the tracker keeps its arm state)
+  /// and returns the value read; the initial change is delivered if asked. Returns the token.
+  @inlinable
+  func start(arming arm: (Root) -> Value) -> Subscription {
+    let token = makeToken()
+    guard let root else {
+      end()
+      return token
+    }
+    let value = arm(root)
+    if options.contains(.initial) {
+      deliver(options.initialChange(value))
+    }
+    return token
+  }
+
   /// The handler, or `nil` once the observation has ended.
   @inlinable var handler: (@Sendable (Change<Value>) -> Void)? {
     slot.withLock { $0.handler }
