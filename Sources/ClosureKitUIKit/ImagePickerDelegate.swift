@@ -1,5 +1,5 @@
 #if canImport(UIKit)
-  public import Foundation
+  import Foundation
   public import UIKit
 
   /// The delegate of a `UIImagePickerController` made of closures, covering both of its delegate
@@ -24,7 +24,9 @@
   /// > `responds(to:)` answers when its delegate is set. A closure you set for `didFinishPicking` or
   /// > `didCancel` must dismiss the picker.
   @MainActor
-  public final class ImagePickerDelegate: NSObject, UIImagePickerControllerDelegate, UINavigationControllerDelegate {
+  public final class ImagePickerDelegate: ClosureDelegateProxy, UIImagePickerControllerDelegate,
+    UINavigationControllerDelegate
+  {
     /// The previous delegate's type: both protocols, as `UIImagePickerController.delegate` has it.
     public typealias Previous = any UIImagePickerControllerDelegate & UINavigationControllerDelegate
 
@@ -32,11 +34,11 @@
     public var didFinishPicking:
       (@MainActor (_ picker: UIImagePickerController, _ info: [UIImagePickerController.InfoKey: Any]) -> Void)?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told when the user cancelled.
     public var didCancel: (@MainActor (_ picker: UIImagePickerController) -> Void)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told before the picker's navigation controller shows a view controller.
     public var willShow:
@@ -47,7 +49,7 @@
           -> Void
       )?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told after the picker's navigation controller showed a view controller.
     public var didShow:
@@ -58,7 +60,7 @@
           -> Void
       )?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
 
     /// The delegate the picker had before, which keeps being called; held weakly.
@@ -66,23 +68,12 @@
       forwarding.previous as? Previous
     }
 
-    /// The previous delegate and the installation in the picker.
-    private let forwarding: DelegateForwarding
-
     init(picker: UIImagePickerController) {
-      forwarding = DelegateForwarding(
-        read: { [weak picker] in picker?.delegate },
-        write: { [weak picker] delegate in picker?.delegate = delegate as? Previous }
-      )
-    }
-
-    /// Makes this object the picker's delegate, keeping any other delegate as the previous one.
-    func install() {
-      forwarding.install(self)
+      super.init(delegator: picker, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
-    private func hasClosure(for selector: Selector) -> Bool? {
+    override func closureIsSet(for selector: Selector) -> Bool? {
       switch selector {
       case #selector((any UIImagePickerControllerDelegate).imagePickerController(_:didFinishPickingMediaWithInfo:)):
         didFinishPicking != nil
@@ -94,36 +85,6 @@
         didShow != nil
       default: nil
       }
-    }
-
-    /// Yes for a method whose closure is set or that the previous delegate implements.
-    ///
-    /// ```swift
-    /// picker.closureDelegate.didCancel = nil   // UIKit dismisses the picker itself on Cancel
-    /// ```
-    ///
-    /// - Parameter aSelector: A delegate method's selector.
-    /// - Returns: Whether UIKit should call it.
-    ///
-    /// > Important: Must be asked on the main thread, as UIKit does.
-    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
-      MainActor.assumeIsolated {
-        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
-      }
-    }
-
-    /// Sends delegate methods this class does not implement to the previous delegate.
-    ///
-    /// ```swift
-    /// // Any other delegate method reaches the previous delegate through this.
-    /// ```
-    ///
-    /// - Parameter aSelector: A selector this object does not implement.
-    /// - Returns: The previous delegate, if any.
-    ///
-    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
-    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// UIKit tells that media was picked: ``didFinishPicking`` runs, then the previous delegate's
@@ -218,9 +179,7 @@
     ///
     /// > Important: Main actor; lives as long as the picker.
     public var closureDelegate: ImagePickerDelegate {
-      let proxy = Association.value(of: self) { ImagePickerDelegate(picker: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { ImagePickerDelegate(picker: self) }
     }
   }
 #endif

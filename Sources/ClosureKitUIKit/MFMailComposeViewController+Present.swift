@@ -72,18 +72,9 @@
       try Task.checkCancellation()
       let previous = mailComposeDelegate
       let delegate = MailComposeDelegate()
-      let session = delegate.session
-      return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-          session.onAnswer { [weak self, weak previous] outcome in
-            self?.mailComposeDelegate = previous
-            continuation.resume(with: outcome)
-          }
-          mailComposeDelegate = delegate
-          session.start(self, delegate: delegate, from: viewController, animated: animated)
-        }
-      } onCancel: {
-        Task { @MainActor in session.cancel() }
+      mailComposeDelegate = delegate
+      return try await delegate.session.present(self, delegate: delegate, from: viewController, animated: animated) {
+        [weak self, weak previous] in self?.mailComposeDelegate = previous
       }
     }
   }

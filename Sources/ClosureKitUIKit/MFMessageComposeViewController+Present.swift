@@ -67,18 +67,9 @@
       try Task.checkCancellation()
       let previous = messageComposeDelegate
       let delegate = MessageComposeDelegate()
-      let session = delegate.session
-      return try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { continuation in
-          session.onAnswer { [weak self, weak previous] outcome in
-            self?.messageComposeDelegate = previous
-            continuation.resume(with: outcome)
-          }
-          messageComposeDelegate = delegate
-          session.start(self, delegate: delegate, from: viewController, animated: animated)
-        }
-      } onCancel: {
-        Task { @MainActor in session.cancel() }
+      messageComposeDelegate = delegate
+      return try await delegate.session.present(self, delegate: delegate, from: viewController, animated: animated) {
+        [weak self, weak previous] in self?.messageComposeDelegate = previous
       }
     }
   }

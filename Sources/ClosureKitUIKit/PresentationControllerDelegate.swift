@@ -1,5 +1,5 @@
 #if canImport(UIKit)
-  public import Foundation
+  import Foundation
   public import UIKit
 
   /// A presentation controller's delegate made of closures, for the user's dismissal of a popover
@@ -32,14 +32,14 @@
   /// > `dismiss(animated:completion:)`. Setting a closure re-installs the delegate, because UIKit
   /// > caches `responds(to:)` answers when its delegate is set.
   @MainActor
-  public final class PresentationControllerDelegate: NSObject, UIAdaptivePresentationControllerDelegate {
+  public final class PresentationControllerDelegate: ClosureDelegateProxy, UIAdaptivePresentationControllerDelegate {
     /// Asked whether the user may dismiss the presentation; `false` keeps it on screen.
     public var shouldDismiss: (@MainActor (_ presentationController: UIPresentationController) -> Bool)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told after the user dismissed the presentation and the animations finished.
     public var didDismiss: (@MainActor (_ presentationController: UIPresentationController) -> Void)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
 
     /// The delegate the presentation controller had before, which keeps being called; held weakly.
@@ -47,25 +47,12 @@
       forwarding.previous as? any UIAdaptivePresentationControllerDelegate
     }
 
-    /// The previous delegate and the installation in the presentation controller.
-    private let forwarding: DelegateForwarding
-
     init(presentationController: UIPresentationController) {
-      forwarding = DelegateForwarding(
-        read: { [weak presentationController] in presentationController?.delegate },
-        write: { [weak presentationController] delegate in
-          presentationController?.delegate = delegate as? any UIAdaptivePresentationControllerDelegate
-        }
-      )
-    }
-
-    /// Makes this object the presentation controller's delegate, in front of any other one.
-    func install() {
-      forwarding.install(self)
+      super.init(delegator: presentationController, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
-    private func hasClosure(for selector: Selector) -> Bool? {
+    override func closureIsSet(for selector: Selector) -> Bool? {
       switch selector {
       case #selector((any UIAdaptivePresentationControllerDelegate).presentationControllerShouldDismiss(_:)):
         shouldDismiss != nil
@@ -73,36 +60,6 @@
         didDismiss != nil
       default: nil
       }
-    }
-
-    /// Yes for a method whose closure is set or that the previous delegate implements.
-    ///
-    /// ```swift
-    /// popover.closureDelegate.shouldDismiss = nil   // UIKit's default: the user may dismiss it
-    /// ```
-    ///
-    /// - Parameter aSelector: A delegate method's selector.
-    /// - Returns: Whether UIKit should call it.
-    ///
-    /// > Important: Must be asked on the main thread, as UIKit does.
-    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
-      MainActor.assumeIsolated {
-        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
-      }
-    }
-
-    /// Sends delegate methods this class does not implement to the previous delegate.
-    ///
-    /// ```swift
-    /// // A popover delegate's prepareForPopoverPresentation(_:) reaches the previous delegate.
-    /// ```
-    ///
-    /// - Parameter aSelector: A selector this object does not implement.
-    /// - Returns: The previous delegate, if any.
-    ///
-    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
-    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// UIKit asks whether the user may dismiss: ``shouldDismiss``, else the previous delegate.
@@ -150,9 +107,7 @@
     /// > Important: Main actor; lives as long as the presentation controller. Set it before the
     /// > presentation: UIKit creates a new presentation controller for each presentation.
     public var closureDelegate: PresentationControllerDelegate {
-      let proxy = Association.value(of: self) { PresentationControllerDelegate(presentationController: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { PresentationControllerDelegate(presentationController: self) }
     }
   }
 #endif

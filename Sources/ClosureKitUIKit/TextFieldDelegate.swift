@@ -25,24 +25,24 @@
   /// > Setting a closure re-installs the delegate, because UIKit caches `responds(to:)` answers when
   /// > its delegate is set.
   @MainActor
-  public final class TextFieldDelegate: NSObject, UITextFieldDelegate {
+  public final class TextFieldDelegate: ClosureDelegateProxy, UITextFieldDelegate {
     /// Asked before editing begins; `false` refuses to become first responder.
     public var shouldBeginEditing: (@MainActor (_ textField: UITextField) -> Bool)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Asked when Return is pressed; `false` skips the text field's default behaviour.
     public var shouldReturn: (@MainActor (_ textField: UITextField) -> Bool)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Asked before each edit with the range and the replacement string; `false` refuses it.
     public var shouldChangeCharacters:
       (@MainActor (_ textField: UITextField, _ range: NSRange, _ replacement: String) -> Bool)?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told after editing ended.
     public var didEndEditing: (@MainActor (_ textField: UITextField) -> Void)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
 
     /// The delegate the text field had before, which keeps being called; held weakly.
@@ -50,23 +50,12 @@
       forwarding.previous as? any UITextFieldDelegate
     }
 
-    /// The previous delegate and the installation in the text field.
-    private let forwarding: DelegateForwarding
-
     init(textField: UITextField) {
-      forwarding = DelegateForwarding(
-        read: { [weak textField] in textField?.delegate },
-        write: { [weak textField] delegate in textField?.delegate = delegate as? any UITextFieldDelegate }
-      )
-    }
-
-    /// Makes this object the text field's delegate, keeping any other delegate as the previous one.
-    func install() {
-      forwarding.install(self)
+      super.init(delegator: textField, property: \.delegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
-    private func hasClosure(for selector: Selector) -> Bool? {
+    override func closureIsSet(for selector: Selector) -> Bool? {
       switch selector {
       case #selector((any UITextFieldDelegate).textFieldShouldBeginEditing(_:)): shouldBeginEditing != nil
       case #selector((any UITextFieldDelegate).textFieldShouldReturn(_:)): shouldReturn != nil
@@ -75,37 +64,6 @@
       case #selector((any UITextFieldDelegate).textFieldDidEndEditing(_:)): didEndEditing != nil
       default: nil
       }
-    }
-
-    /// Yes for a method whose closure is set or that the previous delegate implements.
-    ///
-    /// ```swift
-    /// field.closureDelegate.shouldReturn = { _ in false }
-    /// print(field.closureDelegate.responds(to: #selector((any UITextFieldDelegate).textFieldShouldReturn(_:))))   // true
-    /// ```
-    ///
-    /// - Parameter aSelector: A delegate method's selector.
-    /// - Returns: Whether UIKit should call it.
-    ///
-    /// > Important: Must be asked on the main thread, as UIKit does.
-    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
-      MainActor.assumeIsolated {
-        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
-      }
-    }
-
-    /// Sends delegate methods this class does not implement to the previous delegate.
-    ///
-    /// ```swift
-    /// // UIKit calls textFieldDidChangeSelection(_:) on the previous delegate through this.
-    /// ```
-    ///
-    /// - Parameter aSelector: A selector this object does not implement.
-    /// - Returns: The previous delegate, if any.
-    ///
-    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for UIKit.
-    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// UIKit asks whether editing may begin: ``shouldBeginEditing``, else the previous delegate.
@@ -187,9 +145,7 @@
     ///
     /// > Important: Main actor; lives as long as the text field.
     public var closureDelegate: TextFieldDelegate {
-      let proxy = Association.value(of: self) { TextFieldDelegate(textField: self) }
-      if delegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { TextFieldDelegate(textField: self) }
     }
   }
 #endif

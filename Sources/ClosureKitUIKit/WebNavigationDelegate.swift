@@ -1,5 +1,5 @@
 #if canImport(UIKit) && canImport(WebKit)
-  public import Foundation
+  import Foundation
   import UIKit
   public import WebKit
 
@@ -24,31 +24,31 @@
   /// > a closure re-installs the delegate, because WebKit caches `responds(to:)` answers when its
   /// > delegate is set.
   @MainActor
-  public final class WebNavigationDelegate: NSObject, WKNavigationDelegate {
+  public final class WebNavigationDelegate: ClosureDelegateProxy, WKNavigationDelegate {
     /// Decides whether a navigation may happen: `.allow`, `.cancel` or `.download`.
     public var decidePolicy:
       (@MainActor (_ webView: WKWebView, _ navigationAction: WKNavigationAction) -> WKNavigationActionPolicy)?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told when a main-frame navigation starts (WebKit's provisional navigation).
     public var didStartProvisionalNavigation: (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?) -> Void)?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told when a main-frame navigation finished.
     public var didFinish: (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?) -> Void)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told when a navigation failed before any content arrived (an unknown host, no network).
     public var didFailProvisionalNavigation:
       (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?, _ error: any Error) -> Void)?
     {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
     /// Told when a committed navigation failed while its content was loading.
     public var didFail: (@MainActor (_ webView: WKWebView, _ navigation: WKNavigation?, _ error: any Error) -> Void)? {
-      didSet { forwarding.reinstall(self) }
+      didSet { closuresChanged() }
     }
 
     /// The navigation delegate the web view had before, which keeps being called; held weakly.
@@ -56,23 +56,12 @@
       forwarding.previous as? any WKNavigationDelegate
     }
 
-    /// The previous delegate and the installation in the web view.
-    private let forwarding: DelegateForwarding
-
     init(webView: WKWebView) {
-      forwarding = DelegateForwarding(
-        read: { [weak webView] in webView?.navigationDelegate },
-        write: { [weak webView] delegate in webView?.navigationDelegate = delegate as? any WKNavigationDelegate }
-      )
-    }
-
-    /// Makes this object the web view's navigation delegate, in front of any other one.
-    func install() {
-      forwarding.install(self)
+      super.init(delegator: webView, property: \.navigationDelegate)
     }
 
     /// Whether a closure is set for `selector`; `nil` when it is not one of the closure methods.
-    private func hasClosure(for selector: Selector) -> Bool? {
+    override func closureIsSet(for selector: Selector) -> Bool? {
       switch selector {
       // This class's own method: the protocol has two `webView(_:decidePolicyFor:decisionHandler:)`
       // (for a navigation action and for a navigation response), so naming it there is ambiguous.
@@ -88,36 +77,6 @@
         didFail != nil
       default: nil
       }
-    }
-
-    /// Yes for a method whose closure is set or that the previous delegate implements.
-    ///
-    /// ```swift
-    /// webView.closureNavigationDelegate.decidePolicy = nil   // WebKit loads every request
-    /// ```
-    ///
-    /// - Parameter aSelector: A delegate method's selector.
-    /// - Returns: Whether WebKit should call it.
-    ///
-    /// > Important: Must be asked on the main thread, as WebKit does.
-    public nonisolated override func responds(to aSelector: Selector!) -> Bool {
-      MainActor.assumeIsolated {
-        forwarding.responds(to: aSelector, hasClosure: hasClosure(for: aSelector)) { super.responds(to: aSelector) }
-      }
-    }
-
-    /// Sends delegate methods this class does not implement to the previous delegate.
-    ///
-    /// ```swift
-    /// // webViewWebContentProcessDidTerminate(_:) reaches the previous delegate through this.
-    /// ```
-    ///
-    /// - Parameter aSelector: A selector this object does not implement.
-    /// - Returns: The previous delegate, if any.
-    ///
-    /// > Important: Must be asked on the main thread, as the Objective-C runtime does for WebKit.
-    public nonisolated override func forwardingTarget(for aSelector: Selector!) -> Any? {
-      MainActor.assumeIsolated { forwarding.forwardingTarget }.object
     }
 
     /// WebKit asks whether a navigation may happen: ``decidePolicy`` answers, else the previous
@@ -256,9 +215,7 @@
     ///
     /// > Important: Main actor; lives as long as the web view.
     public var closureNavigationDelegate: WebNavigationDelegate {
-      let proxy = Association.value(of: self) { WebNavigationDelegate(webView: self) }
-      if navigationDelegate !== proxy { proxy.install() }
-      return proxy
+      .attached(to: self) { WebNavigationDelegate(webView: self) }
     }
   }
 #endif

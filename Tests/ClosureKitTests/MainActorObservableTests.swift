@@ -214,7 +214,7 @@ final class ScreenOwner: Sendable {}
     #expect(await posted.wait(timeout: crossThreadDeadline))
     if isUnderThreadSanitizer || isUnderAddressSanitizer {
       // Seen once in a full AddressSanitizer run (2026-12-02): the post change read 0, not 9. The
-      // hop re-reads 1 ms after the write's willSet (`ObservableTracker.foreignHopDelay`); a writer
+      // hop re-reads 1 ms after the write's willSet (`ObservationCycle.foreignHopDelay`); a writer
       // thread preempted for longer has not stored yet. The second gap that
       // Observation.md documents ("Writes from other threads are best effort"); recorded, not hidden.
       withKnownIssue("the hop can re-read before a preempted writer's store", isIntermittent: true) {

@@ -1,4 +1,4 @@
-/// The errors ``Alert/present(on:isolation:)`` and ``ActionSheet/present(on:isolation:)`` throw.
+/// The errors ``Dialog/present(on:isolation:)`` throws (for an ``Alert`` and an ``ActionSheet``).
 ///
 /// ```swift
 /// do {

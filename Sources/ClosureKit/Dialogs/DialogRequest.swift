@@ -53,10 +53,10 @@ public struct DialogRequest: Sendable {
   ///
   /// > Important: A value type; safe to pass to any thread.
   public enum ValidatedButtons: Sendable, Hashable {
-    /// Every button except the cancel button, destructive ones included (``Alert/enableButtons(when:)``).
+    /// Every button except the cancel button, destructive ones included (``Dialog/enableButtons(when:)``).
     case allButCancel
     /// Only the first button whose role is ``DialogButton/Role/default``: BlocksKit's and
-    /// UIAlertView's "first other button" (``Alert/enableFirstOtherButton(when:)``).
+    /// UIAlertView's "first other button" (``Dialog/enableFirstOtherButton(when:)``).
     case firstOther
   }
 

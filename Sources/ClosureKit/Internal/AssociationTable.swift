@@ -46,8 +46,8 @@ package final class AssociationTable: Sendable {
 
   /// The value for `key` on `object`, if `object` is the live object it was set for.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
-    var garbage = Garbage()
-    var swept = Swept()
+    var garbage = Held.garbage
+    var swept = Held.swept
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     let result: AnyObject? = state.withLock { state in
       state.sweep(AssociationTable.lookupSweep, into: &garbage, keeping: &swept)
@@ -60,25 +60,14 @@ package final class AssociationTable: Sendable {
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    var garbage = Garbage()
-    var swept = Swept()
-    let slot = Slot(object: ObjectIdentifier(object), key: key)
-    state.withLock { state in
-      state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
-      if let index = state.liveIndex(of: slot, for: object, into: &garbage) {
-        state.replaceValue(at: index, with: value, into: &garbage)
-      } else {
-        state.store(value, at: slot, of: object, into: &garbage)
-      }
-    }
-    withExtendedLifetime((garbage, swept)) {}
+    update(for: object, key: key) { _ in value }
   }
 
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one.
   /// `transform` runs under the lock and must not use the table.
   package func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
-    var garbage = Garbage()
-    var swept = Swept()
+    var garbage = Held.garbage
+    var swept = Held.swept
     let slot = Slot(object: ObjectIdentifier(object), key: key)
     state.withLock { state in
       state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
@@ -118,44 +107,44 @@ extension AssociationTable {
     }
   }
 
-  /// Values taken out of the table under the lock, released after it. An access removes at most
-  /// three entries in its sweep (a write; a lookup two), then a stale entry, and then either the
-  /// replaced value or, from the object's own deinit, the value it did not store.
-  struct Garbage {
-    /// The values, in the order added.
+  /// Objects taken out of the table under the lock, released after it, without an allocation:
+  /// at most five, in the order added. Two uses, each with its own bound:
+  /// - ``garbage``: values removed. An access removes at most three entries in its sweep (a write;
+  ///   a lookup two), then a stale entry, and then either the replaced value or, from the object's
+  ///   own deinit, the value it did not store;
+  /// - ``swept``: the live objects the sweep loaded (it checks at most
+  ///   ``AssociationTable/writeSweep`` entries).
+  struct Held {
+    /// The objects, in the order added.
     private var first, second, third, fourth, fifth: AnyObject?
+    /// How many were added.
+    private var count = 0
+    /// How many may be added; at most five.
+    private let limit: Int
+    /// What an overflow means, for the message.
+    private let overflow: String
 
-    mutating func append(_ value: AnyObject) {
-      if first == nil {
-        first = value
-      } else if second == nil {
-        second = value
-      } else if third == nil {
-        third = value
-      } else if fourth == nil {
-        fourth = value
-      } else {
-        if fifth != nil { failPrecondition("an access removed more than five values") }
-        fifth = value
-      }
+    private init(limit: Int, overflow: String) {
+      self.limit = limit
+      self.overflow = overflow
     }
-  }
 
-  /// The live objects the sweep loaded under the lock, released after it (the sweep checks at most
-  /// ``AssociationTable/writeSweep`` entries).
-  struct Swept {
-    /// The objects, in the order loaded.
-    private var first, second, third: AnyObject?
+    /// For the values an access removes.
+    static var garbage: Held { Held(limit: 5, overflow: "an access removed more than five values") }
+    /// For the objects a sweep loads.
+    static var swept: Held { Held(limit: 3, overflow: "the sweep loaded more than three objects") }
 
     mutating func append(_ object: AnyObject) {
-      if first == nil {
-        first = object
-      } else if second == nil {
-        second = object
-      } else {
-        if third != nil { failPrecondition("the sweep loaded more than three objects") }
-        third = object
+      switch count {
+      case 0: first = object
+      case 1: second = object
+      case 2: third = object
+      case 3: fourth = object
+      case 4: fifth = object
+      default: break
       }
+      count += 1
+      if count > limit { failPrecondition(overflow) }
     }
   }
 
@@ -193,7 +182,7 @@ extension AssociationTable {
 
     /// The index of the entry for `slot` if it belongs to `object`. A stale entry there (a dead
     /// object's, at a reused address) is removed, its value added to `garbage`.
-    mutating func liveIndex(of slot: Slot, for object: AnyObject, into garbage: inout Garbage) -> Int? {
+    mutating func liveIndex(of slot: Slot, for object: AnyObject, into garbage: inout Held) -> Int? {
       guard let index = indices[slot] else { return nil }
       if entries[index].object === object { return index }
       garbage.append(remove(at: index))
@@ -202,7 +191,7 @@ extension AssociationTable {
 
     /// Replaces the value of the entry at `index` with `value` (`nil`: removes the entry), adding
     /// the old value to `garbage`.
-    mutating func replaceValue(at index: Int, with value: AnyObject?, into garbage: inout Garbage) {
+    mutating func replaceValue(at index: Int, with value: AnyObject?, into garbage: inout Held) {
       if let value {
         garbage.append(entries[index].value)
         entries[index].value = value
@@ -214,7 +203,7 @@ extension AssociationTable {
     /// Adds an entry holding `value` for `object` (none if `value` is `nil`), behind the cursor:
     /// it is live, so it needs no check in this round. `value` goes to `garbage` instead if
     /// `object` is running its deinit (a weak reference to it is already `nil`).
-    mutating func store(_ value: AnyObject?, at slot: Slot, of object: AnyObject, into garbage: inout Garbage) {
+    mutating func store(_ value: AnyObject?, at slot: Slot, of object: AnyObject, into garbage: inout Held) {
       guard let value else { return }
       let entry = Entry(slot: slot, object: object, value: value)
       guard entry.object != nil else {
@@ -229,7 +218,7 @@ extension AssociationTable {
 
     /// Checks the next `count` entries and removes those whose object is dead, adding their
     /// values to `garbage` and the live objects it loaded to `swept`.
-    mutating func sweep(_ count: Int, into garbage: inout Garbage, keeping swept: inout Swept) {
+    mutating func sweep(_ count: Int, into garbage: inout Held, keeping swept: inout Held) {
       for _ in 0..<count {
         if entries.isEmpty { return }
         if cursor >= entries.count { cursor = 0 }

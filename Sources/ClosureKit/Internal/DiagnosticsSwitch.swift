@@ -52,10 +52,7 @@ package enum DiagnosticsSwitch {
   /// Turns diagnostics off; handlers registered meanwhile keep their recorded sites.
   package static func disable() {
     enabled.store(false, ordering: .relaxed)
-    let previous = configuration.withLock { configuration in
-      defer { configuration.reportDeadOwner = nil }
-      return configuration.reportDeadOwner
-    }
+    let previous = configuration.withLock { $0.reportDeadOwner.take() }
     withExtendedLifetime(previous) {}  // released after the lock
   }
 

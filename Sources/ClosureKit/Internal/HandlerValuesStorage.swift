@@ -72,15 +72,21 @@ struct HandlerValuesState<Element: Sendable> {
         swap(&buffer, &pending)
         return .batch
       }
-      let value = pending[head]
-      head += 1
-      if head == pending.count {
-        pending.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return .one(value)
+      return .one(popFirst())
     }
     return isFinished ? .end : .suspend
+  }
+
+  /// Removes and returns the oldest pending value (there is one: `count > 0`); the storage is
+  /// kept for later values once the last is taken.
+  private mutating func popFirst() -> Element {
+    let value = pending[head]
+    head += 1
+    if head == pending.count {
+      pending.removeAll(keepingCapacity: true)
+      head = 0
+    }
+    return value
   }
 
   /// What becomes of a consumer about to suspend.
@@ -94,13 +100,7 @@ struct HandlerValuesState<Element: Sendable> {
   /// Stores the suspended consumer, unless a value or the end arrived since ``take(into:)``.
   mutating func suspend(_ continuation: UnsafeContinuation<Element?, Never>) -> SuspendAction {
     if count > 0 {
-      let value = pending[head]
-      head += 1
-      if head == pending.count {
-        pending.removeAll(keepingCapacity: true)
-        head = 0
-      }
-      return .resume(value)
+      return .resume(popFirst())
     }
     if isFinished { return .resume(nil) }
     assert(consumer == nil, "two consumers of one HandlerValues iterator")

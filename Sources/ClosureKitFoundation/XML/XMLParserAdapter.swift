@@ -63,17 +63,10 @@
   /// The `XMLParserDelegate` behind ``XMLParserHandlers`` on Apple platforms: stored optional
   /// closures, one flag check per callback, no lock (a parse runs on one thread).
   final class XMLParserAdapter: NSObject, XMLParserDelegate {
-    /// The closures, copied out of the handlers struct so each callback is one load and one call;
-    /// `let`, so a call needs no retain of the closure's context. Released with the adapter, when
-    /// the parse call returns.
-    private let didStartDocument: (() throws -> Void)?
-    private let didEndDocument: (() throws -> Void)?
-    private let didStartElement: ((String, String?, String?, [String: String]) throws -> Void)?
-    private let didEndElement: ((String, String?, String?) throws -> Void)?
-    private let foundCharacters: ((String) throws -> Void)?
-    private let foundCDATA: ((Data) throws -> Void)?
-    private let foundComment: ((String) throws -> Void)?
-    private let foundProcessingInstruction: ((String, String?) throws -> Void)?
+    /// The closures: the one handler storage of both front ends (``SAXSession`` holds it too). A
+    /// `let` struct, so each callback is one load and one call with no retain of the closure's
+    /// context. Released with the adapter, when the parse call returns.
+    private let handlers: XMLParserHandlers
 
     /// Set at the first error (the parser's or a handler's): no callback is delivered after it.
     private(set) var isFinished = false
@@ -85,14 +78,7 @@
     let keepAlive = KeepAlive()
 
     init(_ handlers: XMLParserHandlers) {
-      didStartDocument = handlers.didStartDocument
-      didEndDocument = handlers.didEndDocument
-      didStartElement = handlers.didStartElement
-      didEndElement = handlers.didEndElement
-      foundCharacters = handlers.foundCharacters
-      foundCDATA = handlers.foundCDATA
-      foundComment = handlers.foundComment
-      foundProcessingInstruction = handlers.foundProcessingInstruction
+      self.handlers = handlers
     }
 
     /// Records the first failure and stops the parser.
@@ -106,13 +92,13 @@
     func parserDidStartDocument(_ parser: XMLParser) {
       didStart = true
       guard !isFinished else { return }
-      do { try didStartDocument?() } catch { fail(error, parser) }
+      do { try handlers.didStartDocument?() } catch { fail(error, parser) }
     }
 
     func parserDidEndDocument(_ parser: XMLParser) {
       guard !isFinished else { return }
       isFinished = true
-      do { try didEndDocument?() } catch { failure = error }
+      do { try handlers.didEndDocument?() } catch { failure = error }
     }
 
     func parser(
@@ -123,7 +109,11 @@
       attributes attributeDict: [String: String] = [:]
     ) {
       guard !isFinished else { return }
-      do { try didStartElement?(elementName, namespaceURI, qName, attributeDict) } catch { fail(error, parser) }
+      do {
+        try handlers.didStartElement?(elementName, namespaceURI, qName, attributeDict)
+      } catch {
+        fail(error, parser)
+      }
     }
 
     func parser(
@@ -133,27 +123,27 @@
       qualifiedName qName: String?
     ) {
       guard !isFinished else { return }
-      do { try didEndElement?(elementName, namespaceURI, qName) } catch { fail(error, parser) }
+      do { try handlers.didEndElement?(elementName, namespaceURI, qName) } catch { fail(error, parser) }
     }
 
     func parser(_ parser: XMLParser, foundCharacters string: String) {
       guard !isFinished else { return }
-      do { try foundCharacters?(string) } catch { fail(error, parser) }
+      do { try handlers.foundCharacters?(string) } catch { fail(error, parser) }
     }
 
     func parser(_ parser: XMLParser, foundCDATA CDATABlock: Data) {
       guard !isFinished else { return }
-      do { try foundCDATA?(CDATABlock) } catch { fail(error, parser) }
+      do { try handlers.foundCDATA?(CDATABlock) } catch { fail(error, parser) }
     }
 
     func parser(_ parser: XMLParser, foundComment comment: String) {
       guard !isFinished else { return }
-      do { try foundComment?(comment) } catch { fail(error, parser) }
+      do { try handlers.foundComment?(comment) } catch { fail(error, parser) }
     }
 
     func parser(_ parser: XMLParser, foundProcessingInstructionWithTarget target: String, data: String?) {
       guard !isFinished else { return }
-      do { try foundProcessingInstruction?(target, data) } catch { fail(error, parser) }
+      do { try handlers.foundProcessingInstruction?(target, data) } catch { fail(error, parser) }
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {

@@ -46,6 +46,30 @@
       }
     }
 
+    /// The async form of both composers' `present(from:animated:)`: presents with `delegate`
+    /// (already set as the composer's delegate), waits for the answer, and calls `restore` (which
+    /// puts the previous delegate back) just before returning it. Cancelling the calling task
+    /// dismisses the composer and throws `CancellationError`.
+    func present(
+      _ composer: UIViewController,
+      delegate: AnyObject,
+      from viewController: UIViewController,
+      animated: Bool,
+      restoringDelegate restore: @escaping @MainActor () -> Void
+    ) async throws -> Outcome {
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { continuation in
+          onAnswer { outcome in
+            restore()
+            continuation.resume(with: outcome)
+          }
+          start(composer, delegate: delegate, from: viewController, animated: animated)
+        }
+      } onCancel: {
+        Task { @MainActor in self.cancel() }
+      }
+    }
+
     /// The composer finished (its delegate was told): dismisses it, then answers with `outcome`.
     func finish(_ outcome: Result<Outcome, any Error>) {
       dismiss(answering: outcome)

@@ -5,9 +5,8 @@
   /// delegate (held weakly), installing the proxy in front of it, `responds(to:)` answering yes
   /// only for a set closure or what the previous delegate implements, and forwarding the rest.
   ///
-  /// A proxy owns one and calls it from its `responds(to:)` and `forwardingTarget(for:)`
-  /// overrides and from its closures' `didSet`. (A base class cannot hold this: the proxies are
-  /// public, and a public class cannot inherit from an internal one.)
+  /// ``ClosureDelegateProxy``, the base of every closure delegate, owns one and calls it from its
+  /// `responds(to:)` and `forwardingTarget(for:)` overrides and when a closure is set.
   @MainActor
   final class DelegateForwarding {
     /// The delegate the delegator had before the proxy; held weakly.
@@ -35,6 +34,12 @@
       if let current = read(), current !== proxy { previous = current }
       write(nil)
       write(proxy)
+    }
+
+    /// Installs `proxy` unless it is the delegate already.
+    func installIfReplaced(_ proxy: NSObject) {
+      guard read() !== proxy else { return }
+      install(proxy)
     }
 
     /// Sets `proxy` again if it is the delegate, so that the delegator asks `responds(to:)` afresh.

@@ -29,16 +29,9 @@
       Int32(XML_WAR_NS_COLUMN.rawValue), Int32(XML_WAR_ENTITY_REDEFINED.rawValue),
     ]
 
-    /// The closures, copied out of the handlers struct so each callback is one load and one call.
-    let didStartDocument: (() throws -> Void)?
-    let didEndDocument: (() throws -> Void)?
-    let didStartElement: ((String, String?, String?, [String: String]) throws -> Void)?
-    let didEndElement: ((String, String?, String?) throws -> Void)?
-    let foundCharacters: ((String) throws -> Void)?
-    let foundCDATA: ((Data) throws -> Void)?
-    let foundComment: ((String) throws -> Void)?
-    let foundProcessingInstruction: ((String, String?) throws -> Void)?
-    let foundWarning: ((XMLParsingError) throws -> Void)?
+    /// The closures: the one handler storage of both front ends (``XMLParserAdapter`` holds it too).
+    /// A `let` struct in a final class, so each callback is one load and one call.
+    let handlers: XMLParserHandlers
     /// Whether element names are split by namespace and namespace errors fail the parse.
     let processingNamespaces: Bool
 
@@ -62,15 +55,7 @@
     private var headChecked = false
 
     init(_ handlers: XMLParserHandlers, processingNamespaces: Bool) {
-      didStartDocument = handlers.didStartDocument
-      didEndDocument = handlers.didEndDocument
-      didStartElement = handlers.didStartElement
-      didEndElement = handlers.didEndElement
-      foundCharacters = handlers.foundCharacters
-      foundCDATA = handlers.foundCDATA
-      foundComment = handlers.foundComment
-      foundProcessingInstruction = handlers.foundProcessingInstruction
-      foundWarning = handlers.foundWarning
+      self.handlers = handlers
       self.processingNamespaces = processingNamespaces
     }
 
@@ -135,7 +120,7 @@
         }
       }
       if !isFailed {
-        do { try didEndDocument?() } catch { fail(error) }
+        do { try handlers.didEndDocument?() } catch { fail(error) }
       }
       close()
       if let failure {
@@ -231,7 +216,7 @@
       guard !isFailed, let context else { return }
       didStart = true
       xmlSAX2StartDocument(context)  // the document that holds the DTD's entity declarations
-      guard let didStartDocument else { return }
+      guard let didStartDocument = handlers.didStartDocument else { return }
       deliver(didStartDocument)
     }
 
@@ -255,7 +240,7 @@
       let position = XMLParsingError(code: code, line: line, column: column)
       if isFatal {
         fail(position)
-      } else if let foundWarning {
+      } else if let foundWarning = handlers.foundWarning {
         deliver { try foundWarning(position) }
       }
     }
@@ -307,34 +292,34 @@
     }
 
     func startElement(_ name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
-      guard let didStartElement else { return }
+      guard let didStartElement = handlers.didStartElement else { return }
       deliver { try didStartElement(name, namespaceURI, qualifiedName, attributes) }
     }
 
     func endElement(_ name: String, namespaceURI: String?, qualifiedName: String?) {
-      guard let didEndElement else { return }
+      guard let didEndElement = handlers.didEndElement else { return }
       deliver { try didEndElement(name, namespaceURI, qualifiedName) }
     }
 
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let foundCharacters else { return }
+      guard let foundCharacters = handlers.foundCharacters else { return }
       let text = String(decoding: bytes, as: UTF8.self)
       deliver { try foundCharacters(text) }
     }
 
     func cdata(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let foundCDATA else { return }
+      guard let foundCDATA = handlers.foundCDATA else { return }
       let data = Data(bytes)
       deliver { try foundCDATA(data) }
     }
 
     func comment(_ text: String) {
-      guard let foundComment else { return }
+      guard let foundComment = handlers.foundComment else { return }
       deliver { try foundComment(text) }
     }
 
     func processingInstruction(_ target: String, data: String?) {
-      guard let foundProcessingInstruction else { return }
+      guard let foundProcessingInstruction = handlers.foundProcessingInstruction else { return }
       deliver { try foundProcessingInstruction(target, data) }
     }
   }
