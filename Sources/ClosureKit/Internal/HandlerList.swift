@@ -72,12 +72,13 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
     let node = entry.node
     let isDiagnosing = DiagnosticsSwitch.isEnabled
     let newOwners = extended?.isOwnerBound == true ? 1 : 0
-    let candidates = state.withLock { state -> [ExtendedNode]? in
-      guard state.append(entry, extended: extended) else { return nil }
+    // The outcome comes out of the lock with it: `node.index` is the lock's to read.
+    let (isAppended, candidates) = state.withLock { state -> (Bool, [ExtendedNode]?) in
+      guard state.append(entry, extended: extended) else { return (false, nil) }
       if isDiagnosing { state.sites[ObjectIdentifier(node)] = site }
-      return state.sweepCandidates(newOwners: newOwners)
+      return (true, state.sweepCandidates(newOwners: newOwners))
     }
-    if node.index < 0 { _ = node.end() }  // not appended: the source is closed
+    if !isAppended { _ = node.end() }  // the source is closed
     if isDiagnosing, newOwners == 1, node.isOwnerGone {
       // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
       // being deinitialised: the handler can never run.
