@@ -1,0 +1,177 @@
+public import Observation
+
+extension Observable where Self: AnyObject & Sendable {
+  /// A key path of an `@Observable` object, with `options`, as a ``HandlerSource``: `addHandler`,
+  /// `once`, the `owner:` variants and the main-actor view, each observing continuously as
+  /// ``observe(_:options:on:_:)`` does.
+  ///
+  /// ```swift
+  /// @Observable final class Document: @unchecked Sendable {   // written on the main queue
+  ///   var title = ""
+  /// }
+  /// final class TitleLabel: Sendable { func show(_ title: String) {} }
+  /// let document = Document()
+  /// let label = TitleLabel()
+  /// document.observing(\.title, options: [.initial, .new]).addHandler(owner: label) { label, change in
+  ///   label.show(change.newValue!)
+  /// }
+  /// document.observing(\.title).once { change in print("renamed to", change.newValue!) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to watch; every `@Observable` property read along it is tracked.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  /// - Returns: A source whose handlers receive each ``Change``.
+  ///
+  /// > Important: Each registration is one observation with the rules of
+  /// > ``observe(_:options:on:_:)`` (the prior callback on the writing thread, the post callback
+  /// > after a hop, coalescing; see <doc:Observation>). A `once` handler runs for the first
+  /// > callback only, then ends its observation. The source holds the object strongly; an
+  /// > observation never does.
+  public func observing<Value: Sendable>(
+    _ keyPath: any KeyPath<Self, Value> & Sendable,
+    options: ObservationOptions = [.new]
+  ) -> KeyPathObserving<Self, Value> {
+    KeyPathObserving(root: self, keyPath: keyPath, options: options)
+  }
+
+  /// A key path of a `@MainActor` `@Observable` object, with `options`, as a ``HandlerSource``;
+  /// call it, and register through it, on the main actor.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// @MainActor final class CounterScreen {
+  ///   var text = ""
+  ///   func bind(to counter: Counter) {
+  ///     counter.observing(\.count, options: [.initial, .new]).onMainActor.addHandler { change in
+  ///       self.text = "\(change.newValue!)"
+  ///     }
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// Key paths to main-actor-isolated properties are not `Sendable`, so this overload is chosen for
+  /// them, as for ``observe(_:options:on:_:)``.
+  ///
+  /// - Parameters:
+  ///   - keyPath: The value to watch.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  /// - Returns: A source whose handlers receive each ``Change``.
+  ///
+  /// > Important: Register on the main actor (a registration elsewhere stops the program). Each
+  /// > registration is one observation with the rules of the main-actor `observe(_:options:on:_:)`:
+  /// > the key path is read and re-armed on the main actor, and with ``Delivery/immediate`` the
+  /// > handler runs there.
+  @MainActor
+  public func observing<Value: Sendable>(
+    _ keyPath: KeyPath<Self, Value>,
+    options: ObservationOptions = [.new]
+  ) -> MainActorKeyPathObserving<Self, Value> {
+    MainActorKeyPathObserving(root: self, keyPath: keyPath, options: options)
+  }
+}
+
+/// A key path of an `@Observable` object as a ``HandlerSource``: from
+/// `observing(_:options:)`.
+///
+/// ```swift
+/// @Observable final class Order: @unchecked Sendable {   // written on one queue
+///   var total = 0
+/// }
+/// let order = Order()
+/// order.observing(\.total).addHandler { change in print("total", change.newValue!) }
+/// ```
+///
+/// > Important: Each registration is one continuous observation; see `observe(_:options:on:_:)`.
+public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: HandlerSource {
+  /// The observed object.
+  let root: Root
+  /// The value watched.
+  let keyPath: any KeyPath<Root, Value> & Sendable
+  /// What each registration reports.
+  let options: ObservationOptions
+
+  /// Starts one observation for `registration`: the primitive behind `addHandler` and `once`.
+  ///
+  /// ```swift
+  /// order.observing(\.total).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  /// ```
+  ///
+  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Returns: A token that ends the observation; dropping it does not.
+  ///
+  /// > Important: The rules of `observe(_:options:on:_:)`.
+  public func register<Owner: AnyObject & Sendable>(
+    _ registration: consuming HandlerRegistration<Owner, Change<Value>>
+  ) -> Subscription {
+    let delivery = registration.delivery
+    return registration.registerFlattened { owner, handler in
+      ObservableTracker(
+        root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
+      )
+      .start()
+    }
+  }
+}
+
+/// A key path of a `@MainActor` `@Observable` object as a ``HandlerSource``: from the main-actor
+/// `observing(_:options:)`. Register through it on the main actor.
+///
+/// ```swift
+/// @MainActor @Observable final class Counter {
+///   var count = 0
+/// }
+/// @MainActor func bind(_ counter: Counter) {
+///   counter.observing(\.count).addHandler { change in print("count", change.newValue!) }
+/// }
+/// ```
+///
+/// > Important: A registration off the main actor stops the program; see the main-actor
+/// > `observe(_:options:on:_:)` for the rest.
+public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: HandlerSource,
+  @unchecked Sendable
+{
+  // @unchecked Sendable: the key path (not Sendable: it names main-actor-isolated properties) is
+  // read only on the main actor: `register` runs inside `MainActor.assumeIsolated`, which stops the
+  // program on any other thread; it is made on the main actor by the `@MainActor` `observing`.
+
+  /// The observed object.
+  let root: Root
+  /// The value watched; used only on the main actor.
+  let keyPath: KeyPath<Root, Value>
+  /// What each registration reports.
+  let options: ObservationOptions
+
+  /// Starts one observation for `registration`, on the main actor: the primitive behind
+  /// `addHandler` and `once`.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// @MainActor func bind(_ counter: Counter) {
+  ///   counter.observing(\.count).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  /// }
+  /// ```
+  ///
+  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Returns: A token that ends the observation; dropping it does not.
+  ///
+  /// > Important: Call it on the main actor; the rules of the main-actor `observe(_:options:on:_:)`.
+  public func register<Owner: AnyObject & Sendable>(
+    _ registration: consuming HandlerRegistration<Owner, Change<Value>>
+  ) -> Subscription {
+    let delivery = registration.delivery
+    let registration = registration
+    return MainActor.assumeIsolated {
+      registration.registerFlattened { owner, handler in
+        MainActorObservableTracker(
+          root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
+        )
+        .start()
+      }
+    }
+  }
+}
