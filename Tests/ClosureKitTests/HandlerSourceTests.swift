@@ -118,7 +118,9 @@ final class SourceModel: Observable, Sendable {
     let box = Observed(1)
     let seen = Recorder<String>()
     box.observing([.old, .new, .prior]).addHandler { change in
-      seen.append("\(change.isPrior) \(change.oldValue.map(String.init) ?? "-") \(change.newValue.map(String.init) ?? "-")")
+      let old = change.oldValue.map(String.init) ?? "-"
+      let new = change.newValue.map(String.init) ?? "-"
+      seen.append("\(change.isPrior) \(old) \(new)")
     }
     box.value = 2
     #expect(seen.values == ["true 1 -", "false 1 2"])
