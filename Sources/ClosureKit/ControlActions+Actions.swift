@@ -56,7 +56,7 @@ extension ControlActions {
     ///
     /// ```swift
     /// let controls = ControlActions<ButtonEvent, String>()
-    /// controls.actions(for: .touchUpInside).register(
+    /// let token = controls.actions(for: .touchUpInside).register(
     ///   HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
     /// ```
     ///

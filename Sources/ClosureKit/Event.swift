@@ -38,7 +38,7 @@ public final class Event<Payload: Sendable>: HandlerSource {
   ///
   /// ```swift
   /// let changed = Event<Int>()
-  /// changed.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
+  /// let token = changed.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
   /// ```
   ///
   /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.

@@ -6,7 +6,7 @@ import Synchronization
 /// ```swift
 /// let tapped = Event<Int>()
 /// let registration = HandlerRegistration(plain: { (count: Int) in print(count) }, isOnce: true, delivery: .immediate)
-/// tapped.register(registration)
+/// let token = tapped.register(registration)
 /// ```
 ///
 /// You meet it only when you make a type of your own a ``HandlerSource``; users call

@@ -14,11 +14,11 @@
 /// notification name. Every source offers the same four registrations and a main-actor view.
 ///
 /// ```swift
-/// func log<Source: HandlerSource<String>>(_ source: Source) -> Subscription {
+/// func logTexts<Source: HandlerSource<String>>(of source: Source) -> Subscription {
 ///   source.addHandler { text in print("log:", text) }
 /// }
 /// let renamed = Event<String>()
-/// log(renamed)
+/// let logging = logTexts(of: renamed)
 /// renamed.send("notes.txt")   // prints "log: notes.txt"
 /// ```
 ///
@@ -37,7 +37,7 @@ public protocol HandlerSource<Payload>: Sendable {
   ///
   /// ```swift
   /// let tapped = Event<Int>()
-  /// tapped.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
+  /// let token = tapped.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
   /// ```
   ///
   /// Call the extension's methods instead; implement this to make a type a source.

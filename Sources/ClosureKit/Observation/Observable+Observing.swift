@@ -6,16 +6,16 @@ extension Observable where Self: AnyObject & Sendable {
   /// ``observe(_:options:on:_:)`` does.
   ///
   /// ```swift
-  /// @Observable final class Document: @unchecked Sendable {   // written on the main queue
+  /// @Observable final class Memo: @unchecked Sendable {   // written on the main queue
   ///   var title = ""
   /// }
   /// final class TitleLabel: Sendable { func show(_ title: String) {} }
-  /// let document = Document()
-  /// let label = TitleLabel()
-  /// document.observing(\.title, options: [.initial, .new]).addHandler(owner: label) { label, change in
-  ///   label.show(change.newValue!)
+  /// let memo = Memo()
+  /// let titleLabel = TitleLabel()
+  /// memo.observing(\.title, options: [.initial, .new]).addHandler(owner: titleLabel) { titleLabel, change in
+  ///   titleLabel.show(change.newValue!)
   /// }
-  /// document.observing(\.title).once { change in print("renamed to", change.newValue!) }
+  /// memo.observing(\.title).once { change in print("renamed to", change.newValue!) }
   /// ```
   ///
   /// - Parameters:
@@ -96,7 +96,11 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   /// Starts one observation for `registration`: the primitive behind `addHandler` and `once`.
   ///
   /// ```swift
-  /// order.observing(\.total).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
+  ///   var total = 0
+  /// }
+  /// let order = Order()
+  /// let token = order.observing(\.total).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
   /// ```
   ///
   /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
@@ -152,7 +156,7 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   ///   var count = 0
   /// }
   /// @MainActor func bind(_ counter: Counter) {
-  ///   counter.observing(\.count).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  ///   let token = counter.observing(\.count).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
   /// }
   /// ```
   ///

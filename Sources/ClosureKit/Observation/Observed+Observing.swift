@@ -52,7 +52,7 @@ extension Observed {
     ///
     /// ```swift
     /// let count = Observed(0)
-    /// count.observing().register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+    /// let token = count.observing().register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
     /// ```
     ///
     /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.

@@ -54,7 +54,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   ///
   /// ```swift
   /// let saves = NotificationCenter.default.observing(.documentSaved)
-  /// saves.register(HandlerRegistration(plain: { print($0.name.rawValue) }, isOnce: false, delivery: .immediate))
+  /// let token = saves.register(HandlerRegistration(plain: { print($0.name.rawValue) }, isOnce: false, delivery: .immediate))
   /// ```
   ///
   /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
