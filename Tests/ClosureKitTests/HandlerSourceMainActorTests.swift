@@ -168,7 +168,7 @@ import Testing
   }
 
   @available(*, deprecated)
-  @Test func observableOwnerOverloadStillWorks() async {
+  @Test nonisolated func observableOwnerOverloadStillWorks() async {
     let model = SourceModel()
     let owner = Tracked("owner")
     let seen = Recorder<Int>()
