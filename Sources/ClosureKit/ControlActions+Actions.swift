@@ -51,24 +51,34 @@ extension ControlActions {
       self.kinds = kinds
     }
 
-    /// Registers `registration`'s action for the selected kinds: the primitive behind `addHandler`
+    /// Registers `handler` as an action for the selected kinds: the primitive behind `addHandler`
     /// and `once`.
     ///
     /// ```swift
     /// let controls = ControlActions<ButtonEvent, String>()
     /// let token = controls.actions(for: .touchUpInside).register(
-    ///   HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
+    ///   once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
     /// ```
     ///
-    /// - Parameter registration: The action, its owner if any, whether it is one-shot, its delivery.
+    /// - Parameters:
+    ///   - once: Whether the action ends after its first run.
+    ///   - delivery: Where the action runs.
+    ///   - file: The `#fileID` of the registration.
+    ///   - line: The `#line` of the registration.
+    ///   - handler: The action, with its owner if it has one.
     /// - Returns: A token that removes this one action; dropping it does not.
     ///
     /// > Important: The rules of ``HandlerSource/addHandler(on:file:line:_:)``.
-    @inlinable
+    @inlinable @inline(__always)
     public func register<Owner: AnyObject & Sendable>(
-      _ registration: consuming HandlerRegistration<Owner, Payload>
+      once: Bool,
+      on delivery: consuming Delivery,
+      file: StaticString,
+      line: UInt,
+      _ handler: consuming SourceHandler<Owner, Payload>
     ) -> Subscription {
-      controls.list.add(tag: kinds, registration)
+      controls.list.add(
+        tag: kinds, once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
     }
   }
 }

@@ -33,23 +33,32 @@ public final class Event<Payload: Sendable>: HandlerSource {
     list.close()
   }
 
-  /// Registers `registration`'s handler: the primitive behind ``HandlerSource``'s `addHandler`
-  /// and `once`, which are the methods to call.
+  /// Registers `handler`: the primitive behind ``HandlerSource``'s `addHandler` and `once`, which
+  /// are the methods to call.
   ///
   /// ```swift
   /// let changed = Event<Int>()
-  /// let token = changed.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
+  /// let token = changed.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
   /// ```
   ///
-  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first send.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: The rules of ``HandlerSource/addHandler(on:file:line:_:)``.
-  @inlinable
+  @inlinable @inline(__always)
   public func register<Owner: AnyObject & Sendable>(
-    _ registration: consuming HandlerRegistration<Owner, Payload>
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Payload>
   ) -> Subscription {
-    list.add(tag: (), registration)
+    list.add(tag: (), once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
   }
 
   /// Calls every handler with `payload`.

@@ -1,8 +1,9 @@
 // The one public shape of every multicast source (issue 27, item 3).
 //
 // Convention for every source, also the ones that do not conform (timers, UIKit):
-// - one primitive, `register(_:)`, taking a `HandlerRegistration` (owner or none, once or not,
-//   delivery, registration site, the closure); everything users call is written once on top of it;
+// - one primitive, `register(once:on:file:line:_:)`: once or not, the delivery, the registration
+//   site and a `SourceHandler` (the closure, with an owner or none); everything users call is
+//   written once on top of it;
 // - label order: `owner:`, then delivery (`on:`), then the closure; hidden `file:`/`line:` before it;
 // - the main-actor axis is a view, `source.onMainActor`, whose methods take `@MainActor` closures
 //   (inferred: the user writes no annotation) and deliver as `Delivery.mainActor` does; no overload
@@ -22,7 +23,7 @@
 /// renamed.send("notes.txt")   // prints "log: notes.txt"
 /// ```
 ///
-/// Conform a type of your own by implementing ``register(_:)``; the extension provides
+/// Conform a type of your own by implementing ``register(once:on:file:line:_:)``; the extension provides
 /// ``addHandler(on:file:line:_:)``, ``addHandler(owner:on:file:line:_:)``,
 /// ``once(on:file:line:_:)``, ``once(owner:on:file:line:_:)`` and ``onMainActor``.
 ///
@@ -33,24 +34,32 @@ public protocol HandlerSource<Payload>: Sendable {
   /// What each call hands to the handler.
   associatedtype Payload
 
-  /// The one primitive: registers `registration`'s handler and returns its token.
+  /// The one primitive: registers `handler` and returns its token.
   ///
   /// ```swift
   /// let tapped = Event<Int>()
-  /// let token = tapped.register(HandlerRegistration(plain: { print($0) }, isOnce: false, delivery: .immediate))
+  /// let token = tapped.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
   /// ```
   ///
   /// Call the extension's methods instead; implement this to make a type a source.
   ///
-  /// - Parameter registration: The handler (with its owner, if any), whether it is one-shot, its
-  ///   delivery and where it was registered.
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration, for `HandlerDiagnostics`.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// > Important: An implementation calls the handler as `registration.delivery` says, never under
-  /// > a lock, never after the token is cancelled; an owned handler never after its owner is gone;
-  /// > a one-shot handler at most once.
+  /// > Important: An implementation calls the handler as `delivery` says, never under a lock, never
+  /// > after the token is cancelled; an owned handler never after its owner is gone; a one-shot
+  /// > handler at most once.
   func register<Owner: AnyObject & Sendable>(
-    _ registration: consuming HandlerRegistration<Owner, Payload>
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Payload>
   ) -> Subscription
 }
 
@@ -81,7 +90,7 @@ extension HandlerSource {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    register(HandlerRegistration(plain: handler, isOnce: false, delivery: delivery, file: file, line: line))
+    register(once: false, on: delivery, file: file, line: line, SourceHandler<NoOwner, Payload>.plain(handler))
   }
 
   /// Registers a handler bound to `owner`: it ends when `owner` is deallocated, and receives
@@ -115,8 +124,7 @@ extension HandlerSource {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    register(
-      HandlerRegistration(owner: owner, handler: handler, isOnce: false, delivery: delivery, file: file, line: line))
+    register(once: false, on: delivery, file: file, line: line, .owned(owner, handler))
   }
 
   /// Registers a handler that runs on the next call only, then ends and releases its captures.
@@ -144,7 +152,7 @@ extension HandlerSource {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    register(HandlerRegistration(plain: handler, isOnce: true, delivery: delivery, file: file, line: line))
+    register(once: true, on: delivery, file: file, line: line, SourceHandler<NoOwner, Payload>.plain(handler))
   }
 
   /// Registers a one-shot handler bound to `owner`.
@@ -173,8 +181,7 @@ extension HandlerSource {
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    register(
-      HandlerRegistration(owner: owner, handler: handler, isOnce: true, delivery: delivery, file: file, line: line))
+    register(once: true, on: delivery, file: file, line: line, .owned(owner, handler))
   }
 
   /// The same source, for handlers that are `@MainActor`: the four registrations with closures

@@ -93,25 +93,34 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   /// What each registration reports.
   let options: ObservationOptions
 
-  /// Starts one observation for `registration`: the primitive behind `addHandler` and `once`.
+  /// Starts one observation for `handler`: the primitive behind `addHandler` and `once`.
   ///
   /// ```swift
   /// @Observable final class Order: @unchecked Sendable {   // written on one queue
   ///   var total = 0
   /// }
   /// let order = Order()
-  /// let token = order.observing(\.total).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  /// let token = order.observing(\.total).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
   /// ```
   ///
-  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
   /// > Important: The rules of `observe(_:options:on:_:)`.
   public func register<Owner: AnyObject & Sendable>(
-    _ registration: consuming HandlerRegistration<Owner, Change<Value>>
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Change<Value>>
   ) -> Subscription {
-    let delivery = registration.delivery
-    return registration.registerFlattened { owner, handler in
+    let delivery = delivery
+    return handler.registerFlattened(once: once) { owner, handler in
       ObservableTracker(
         root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
       )
@@ -148,7 +157,7 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   /// What each registration reports.
   let options: ObservationOptions
 
-  /// Starts one observation for `registration`, on the main actor: the primitive behind
+  /// Starts one observation for `handler`, on the main actor: the primitive behind
   /// `addHandler` and `once`.
   ///
   /// ```swift
@@ -156,21 +165,30 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   ///   var count = 0
   /// }
   /// @MainActor func bind(_ counter: Counter) {
-  ///   let token = counter.observing(\.count).register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+  ///   let token = counter.observing(\.count).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
   /// }
   /// ```
   ///
-  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
   /// > Important: Call it on the main actor; the rules of the main-actor `observe(_:options:on:_:)`.
   public func register<Owner: AnyObject & Sendable>(
-    _ registration: consuming HandlerRegistration<Owner, Change<Value>>
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Change<Value>>
   ) -> Subscription {
-    let delivery = registration.delivery
-    let registration = registration
+    let delivery = delivery
+    let handler = handler
     return MainActor.assumeIsolated {
-      registration.registerFlattened { owner, handler in
+      handler.registerFlattened(once: once) { owner, handler in
         MainActorObservableTracker(
           root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
         )

@@ -47,27 +47,36 @@ extension Observed {
       self.options = options
     }
 
-    /// Registers `registration`'s handler as an observer of the box: the primitive behind
+    /// Registers `handler` as an observer of the box: the primitive behind
     /// `addHandler` and `once`.
     ///
     /// ```swift
     /// let count = Observed(0)
-    /// let token = count.observing().register(HandlerRegistration(plain: { print($0.newValue!) }, isOnce: false, delivery: .immediate))
+    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
     /// ```
     ///
-    /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+    /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
     /// - Returns: A token that ends the observation; dropping it does not.
     ///
     /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
     ///
     /// - Complexity: O(n) in the number of observers.
     public func register<Owner: AnyObject & Sendable>(
-      _ registration: consuming HandlerRegistration<Owner, Change<Value>>
+      once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Change<Value>>
     ) -> Subscription {
       let options = options
       let storage = box.storage
-      let delivery = registration.delivery
-      return registration.registerFlattened { owner, handler in
+      let delivery = delivery
+      return handler.registerFlattened(once: once) { owner, handler in
         storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
       }
     }

@@ -50,22 +50,31 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   /// The sender to match, or `nil` for any.
   let object: Any?
 
-  /// Adds one block observer for `registration`: the primitive behind `addHandler` and `once`.
+  /// Adds one block observer for `handler`: the primitive behind `addHandler` and `once`.
   ///
   /// ```swift
   /// let saves = NotificationCenter.default.observing(.documentSaved)
-  /// let token = saves.register(HandlerRegistration(plain: { print($0.name.rawValue) }, isOnce: false, delivery: .immediate))
+  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.name.rawValue) })
   /// ```
   ///
-  /// - Parameter registration: The handler, its owner if any, whether it is one-shot, its delivery.
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that removes the observer; dropping it does not.
   ///
   /// > Important: The rules of `NotificationCenter.observing(_:object:)`.
   public func register<Owner: AnyObject & Sendable>(
-    _ registration: consuming HandlerRegistration<Owner, Notification>
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Notification>
   ) -> Subscription {
-    let delivery = registration.delivery
-    return registration.registerFlattened { owner, handler in
+    let delivery = delivery
+    return handler.registerFlattened(once: once) { owner, handler in
       addObserver(delivery: delivery, owner: owner, handler)
     }
   }
