@@ -56,11 +56,11 @@ extension Observed {
     /// ```
     ///
     /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
+    ///   - once: Whether the handler ends after its first call.
+    ///   - delivery: Where the handler runs.
+    ///   - file: The `#fileID` of the registration.
+    ///   - line: The `#line` of the registration.
+    ///   - handler: The closure, with its owner if it has one.
     /// - Returns: A token that ends the observation; dropping it does not.
     ///
     /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
@@ -68,10 +68,10 @@ extension Observed {
     /// - Complexity: O(n) in the number of observers.
     public func register<Owner: AnyObject & Sendable>(
       once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, Change<Value>>
+      on delivery: consuming Delivery,
+      file: StaticString,
+      line: UInt,
+      _ handler: consuming SourceHandler<Owner, Change<Value>>
     ) -> Subscription {
       let options = options
       let storage = box.storage
