@@ -57,7 +57,7 @@ extension ControlActions {
     /// ```swift
     /// let controls = ControlActions<ButtonEvent, String>()
     /// let token = controls.actions(for: .touchUpInside).register(
-    ///   once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
+    ///   once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, String>.plain { print($0) })
     /// ```
     ///
     /// - Parameters:

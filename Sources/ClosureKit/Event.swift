@@ -38,7 +38,7 @@ public final class Event<Payload: Sendable>: HandlerSource {
   ///
   /// ```swift
   /// let changed = Event<Int>()
-  /// let token = changed.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
+  /// let token = changed.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Int>.plain { print($0) })
   /// ```
   ///
   /// - Parameters:

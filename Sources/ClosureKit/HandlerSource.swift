@@ -38,7 +38,7 @@ public protocol HandlerSource<Payload>: Sendable {
   ///
   /// ```swift
   /// let tapped = Event<Int>()
-  /// let token = tapped.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
+  /// let token = tapped.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Int>.plain { print($0) })
   /// ```
   ///
   /// Call the extension's methods instead; implement this to make a type a source.

@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// ```swift
 /// let tapped = Event<Int>()
-/// let token = tapped.register(once: true, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0) })
+/// let token = tapped.register(once: true, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Int>.plain { print($0) })
 /// ```
 ///
 /// You meet it only when you make a type of your own a ``HandlerSource``; users call

@@ -100,7 +100,7 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   ///   var total = 0
   /// }
   /// let order = Order()
-  /// let token = order.observing(\.total).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
+  /// let token = order.observing(\.total).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
   /// ```
   ///
   /// - Parameters:
@@ -165,7 +165,7 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   ///   var count = 0
   /// }
   /// @MainActor func bind(_ counter: Counter) {
-  ///   let token = counter.observing(\.count).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
+  ///   let token = counter.observing(\.count).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
   /// }
   /// ```
   ///

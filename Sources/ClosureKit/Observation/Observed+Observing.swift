@@ -52,7 +52,7 @@ extension Observed {
     ///
     /// ```swift
     /// let count = Observed(0)
-    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.newValue!) })
+    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
     /// ```
     ///
     /// - Parameters:

@@ -54,7 +54,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   ///
   /// ```swift
   /// let saves = NotificationCenter.default.observing(.documentSaved)
-  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler.plain { print($0.name.rawValue) })
+  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Notification>.plain { print($0.name.rawValue) })
   /// ```
   ///
   /// - Parameters:
