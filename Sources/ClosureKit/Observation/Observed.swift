@@ -16,6 +16,14 @@
 /// volume.value = 0.8
 /// ```
 ///
+/// `observe` is the common form; ``observing(_:)`` returns the box's changes as a
+/// ``HandlerSource``, for an `owner:`, `once` or the main-actor view:
+///
+/// ```swift
+/// let level = Observed(3)
+/// level.observing([.old, .new]).once { change in print("first change:", change.oldValue!, "->", change.newValue!) }
+/// ```
+///
 /// One write is one change: the prior callbacks (if asked for), then the write, then one post
 /// callback per observer. Writing an equal value is reported, as in KVO, unless the box was made
 /// with `skipsEqualValues: true`. The one exception is contention: writes queued while another
