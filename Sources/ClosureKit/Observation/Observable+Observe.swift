@@ -17,7 +17,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// Unlike `withObservationTracking`, which reports one change, the observation re-arms itself
   /// after every change, and a key-path chain follows an intermediate object that is replaced.
   /// For an `owner:`, `once` or a `@MainActor` closure, register through
-  /// ``observing(_:options:)-(any KeyPath<Self, Value> & Sendable,_)``'s source instead; this is
+  /// `observing(_:options:)`'s source instead; this is
   /// `observing(keyPath, options: options).addHandler(on: delivery, handler)`.
   ///
   /// - Parameters:
