@@ -62,8 +62,9 @@ where Kind.Element == Kind {
     line: UInt = #line,
     _ action: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    // The registry directly, not through `actions(for:)`: the intermediate source's retain and
-    // release of the table cost 5 % of the guarded add + remove row.
+    // The registry directly, not through `actions(for:)`: that path (the intermediate source, and
+    // the first, struct-based primitive) measured 0.30x NotificationCenter for the guarded add +
+    // remove row, this one 0.22x.
     if kinds.isEmpty { failPrecondition("ControlActions.addAction(for:on:_:): the argument `kinds` must not be empty") }
     return list.add(
       tag: kinds,
