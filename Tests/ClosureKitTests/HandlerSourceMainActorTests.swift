@@ -69,6 +69,32 @@ import Testing
     await checkMainActorView(box.observing(), value: { $0.newValue! }) { box.value = $0 }
   }
 
+  @Test func observableKeyPathsOnMainActorRunOnTheMainActor() async {
+    let model = SourceModel()
+    let counter = MainActorCounter()
+    let screen = OverloadScreen()
+    let done = ClosureKitTesting.Expectation(count: 4)
+    model.observing(\.count, options: [.initial, .new]).onMainActor.addHandler { change in
+      screen.note("model \(change.newValue!)")
+      done.fulfill()
+    }
+    counter.observing(\.count, options: [.initial, .new]).onMainActor.once(owner: screen) { screen, change in
+      screen.note("counter once \(change.newValue!)")
+      done.fulfill()
+    }
+    counter.observing(\.count).onMainActor.addHandler { change in
+      screen.note("counter \(change.newValue!)")
+      done.fulfill()
+    }
+    model.count = 1
+    counter.count = 1
+    #expect(await done.wait(timeout: crossThreadDeadline))
+    await drainMainQueue()
+    #expect(screen.log.filter { $0.hasPrefix("model") } == ["model 0", "model 1"])
+    #expect(screen.log.filter { $0.hasPrefix("counter once") } == ["counter once 0"])
+    #expect(screen.log.filter { $0.hasPrefix("counter ") && !$0.hasPrefix("counter once") } == ["counter 1"])
+  }
+
   @Test func aMainActorHandlerIsNeverCalledSynchronouslyNorAfterCancel() async {
     let event = Event<Int>()
     let screen = OverloadScreen()
