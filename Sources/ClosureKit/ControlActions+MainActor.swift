@@ -1,23 +1,46 @@
+// The owner and `MainActorDelivery` overloads of `ControlActions.addAction`, deprecated for one
+// release: `actions(for:)` returns a `HandlerSource`, which has the owner variants and the
+// main-actor view.
+
 extension ControlActions {
-  /// Registers a `@MainActor` action for every kind in `kinds`; it runs asynchronously on the main
-  /// actor.
+  /// Deprecated: use `actions(for: kinds).addHandler(owner:on:_:)`.
   ///
-  /// ```swift
-  /// actions.addAction(for: .touchUpInside, on: .mainActor) { @MainActor _ in label.text = "Saved" }
-  /// ```
+  /// - Parameters:
+  ///   - kinds: The kinds that fire the action; must not be empty.
+  ///   - owner: Held weakly; the action ends when it is deallocated.
+  ///   - delivery: Where the action runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - action: Receives the owner and the payload.
+  /// - Returns: A token that removes this one action; dropping it does not.
   ///
-  /// Write `@MainActor` in the closure to choose this overload.
+  /// > Important: As ``HandlerSource/addHandler(owner:on:file:line:_:)``.
+  @available(*, deprecated, message: "use actions(for:).addHandler(owner:on:) { ... }")
+  @discardableResult
+  public func addAction<Owner: AnyObject & Sendable>(
+    for kinds: Kind,
+    owner: Owner,
+    on delivery: Delivery = .immediate,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ action: @escaping @Sendable (Owner, Payload) -> Void
+  ) -> Subscription {
+    actions(for: kinds, function: "addAction(for:owner:on:_:)")
+      .addHandler(owner: owner, on: delivery, file: file, line: line, action)
+  }
+
+  /// Deprecated: use `actions(for: kinds).onMainActor.addHandler(_:)`.
   ///
   /// - Parameters:
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - delivery: ``MainActorDelivery/mainActor``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
   ///   - action: Receives the payload of each matching send, on the main actor.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``: in send order, never synchronously, and
-  /// > not at all once the token is cancelled, even if already enqueued.
+  /// > Important: As ``MainActorHandlerSource/addHandler(file:line:_:)``.
+  @available(*, deprecated, message: "use actions(for:).onMainActor.addHandler { ... }")
   @discardableResult
   public func addAction(
     for kinds: Kind,
@@ -26,29 +49,22 @@ extension ControlActions {
     line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Payload) -> Void
   ) -> Subscription {
-    addAction(for: kinds, on: .mainActor, file: file, line: line) { payload in
-      MainActor.assumeIsolated { action(payload) }
-    }
+    actions(for: kinds, function: "addAction(for:on:_:)").onMainActor.addHandler(file: file, line: line, action)
   }
 
-  /// Registers a `@MainActor` action bound to `owner`.
-  ///
-  /// ```swift
-  /// actions.addAction(for: .touchUpInside, owner: self, on: .mainActor) { @MainActor screen, _ in
-  ///   screen.submit()
-  /// }
-  /// ```
+  /// Deprecated: use `actions(for: kinds).onMainActor.addHandler(owner:_:)`.
   ///
   /// - Parameters:
   ///   - kinds: The kinds that fire the action; must not be empty.
   ///   - owner: Held weakly; the action ends when it is deallocated.
   ///   - delivery: ``MainActorDelivery/mainActor``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
   ///   - action: Receives the owner and the payload, on the main actor.
   /// - Returns: A token that removes this one action; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``.
+  /// > Important: As ``MainActorHandlerSource/addHandler(owner:file:line:_:)``.
+  @available(*, deprecated, message: "use actions(for:).onMainActor.addHandler(owner:) { ... }")
   @discardableResult
   public func addAction<Owner: AnyObject & Sendable>(
     for kinds: Kind,
@@ -58,8 +74,7 @@ extension ControlActions {
     line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    addAction(for: kinds, owner: owner, on: .mainActor, file: file, line: line) { owner, payload in
-      MainActor.assumeIsolated { action(owner, payload) }
-    }
+    actions(for: kinds, function: "addAction(for:owner:on:_:)")
+      .onMainActor.addHandler(owner: owner, file: file, line: line, action)
   }
 }

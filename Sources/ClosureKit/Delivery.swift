@@ -46,6 +46,9 @@ public struct Delivery: Sendable {
   /// event.addHandler(on: .mainActor) { value in print(value) }
   /// ```
   ///
+  /// The handler is not isolated: for a `@MainActor` closure, register through the source's
+  /// main-actor view instead (`event.onMainActor.addHandler { … }`), which delivers the same way.
+  ///
   /// > Important: Always asynchronous, also when the send happens on the main actor, so the order
   /// > of deliveries never depends on the sending thread. On Linux the main actor's jobs run only
   /// > while the main thread serves them (`async` `main`, `dispatchMain()`, or a running RunLoop).

@@ -1,26 +1,19 @@
+// The `MainActorDelivery` overloads of `Event`, deprecated for one release: the main-actor view
+// (`event.onMainActor`) replaces them.
+
 extension Event {
-  /// Registers a `@MainActor` handler; it always runs asynchronously on the main actor.
-  ///
-  /// ```swift
-  /// @MainActor final class Screen {
-  ///   var title = ""
-  ///   func bind(to renamed: Event<String>) {
-  ///     renamed.addHandler(on: .mainActor) { @MainActor name in self.title = name }
-  ///   }
-  /// }
-  /// ```
-  ///
-  /// Write `@MainActor` in the closure to choose this overload.
+  /// Deprecated: use `onMainActor.addHandler(_:)`, whose closure is `@MainActor` without an
+  /// annotation.
   ///
   /// - Parameters:
   ///   - delivery: ``MainActorDelivery/mainActor``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
   ///   - handler: Receives each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``: in send order, never synchronously,
-  /// > and not at all once the token is cancelled, even if already enqueued.
+  /// > Important: As ``MainActorHandlerSource/addHandler(file:line:_:)``.
+  @available(*, deprecated, message: "use onMainActor.addHandler { ... }")
   @discardableResult
   public func addHandler(
     on delivery: MainActorDelivery,
@@ -28,24 +21,21 @@ extension Event {
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Payload) -> Void
   ) -> Subscription {
-    addHandler(on: .mainActor, file: file, line: line, Self.onMainActor(handler))
+    onMainActor.addHandler(file: file, line: line, handler)
   }
 
-  /// Registers a `@MainActor` handler bound to `owner`.
-  ///
-  /// ```swift
-  /// renamed.addHandler(owner: self, on: .mainActor) { @MainActor screen, name in screen.title = name }
-  /// ```
+  /// Deprecated: use `onMainActor.addHandler(owner:_:)`.
   ///
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
   ///   - delivery: ``MainActorDelivery/mainActor``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
   ///   - handler: Receives the owner and each payload on the main actor.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``.
+  /// > Important: As ``MainActorHandlerSource/addHandler(owner:file:line:_:)``.
+  @available(*, deprecated, message: "use onMainActor.addHandler(owner:) { ... }")
   @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
@@ -54,15 +44,50 @@ extension Event {
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
-    addHandler(owner: owner, on: .mainActor, file: file, line: line) { owner, payload in
-      MainActor.assumeIsolated { handler(owner, payload) }
-    }
+    onMainActor.addHandler(owner: owner, file: file, line: line, handler)
   }
 
-  /// Adapts a main-actor handler for ``Delivery/mainActor``, which runs it on the main actor.
-  static func onMainActor(
+  /// Deprecated: use `onMainActor.once(_:)`.
+  ///
+  /// - Parameters:
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives the payload of the first send, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
+  ///
+  /// > Important: As ``MainActorHandlerSource/once(file:line:_:)``.
+  @available(*, deprecated, message: "use onMainActor.once { ... }")
+  @discardableResult
+  public func once(
+    on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Payload) -> Void
-  ) -> @Sendable (Payload) -> Void {
-    { payload in MainActor.assumeIsolated { handler(payload) } }
+  ) -> Subscription {
+    onMainActor.once(file: file, line: line, handler)
+  }
+
+  /// Deprecated: use `onMainActor.once(owner:_:)`.
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives the owner and the payload of the first send, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
+  ///
+  /// > Important: As ``MainActorHandlerSource/once(owner:file:line:_:)``.
+  @available(*, deprecated, message: "use onMainActor.once(owner:) { ... }")
+  @discardableResult
+  public func once<Owner: AnyObject & Sendable>(
+    owner: Owner,
+    on delivery: MainActorDelivery,
+    file: StaticString = #fileID,
+    line: UInt = #line,
+    _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
+  ) -> Subscription {
+    onMainActor.once(owner: owner, file: file, line: line, handler)
   }
 }

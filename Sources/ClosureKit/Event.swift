@@ -8,6 +8,9 @@
 /// subscription.cancel()
 /// ```
 ///
+/// `Event` is a ``HandlerSource``: `addHandler(on:_:)`, `addHandler(owner:on:_:)`, `once(on:_:)`,
+/// `once(owner:on:_:)` and the main-actor view ``HandlerSource/onMainActor`` come from there.
+///
 /// A handler lives as long as the event unless its ``Subscription`` is cancelled, its `owner:`
 /// is deallocated, it was registered with `once`, or the ``SubscriptionBag`` holding its token
 /// ends. Dropping the token does not end it.
@@ -16,7 +19,7 @@
 /// > is held, so a handler may send, add or cancel on the same event. A handler added during a
 /// > send is not called by that send; a handler cancelled during a send and not yet reached is not
 /// > called; a send from inside a handler is delivered depth-first.
-public final class Event<Payload: Sendable>: Sendable {
+public final class Event<Payload: Sendable>: HandlerSource {
   @usableFromInline let list = HandlerList<Payload, Void>()
 
   /// Creates an event with no handlers.
@@ -30,144 +33,32 @@ public final class Event<Payload: Sendable>: Sendable {
     list.close()
   }
 
-  /// Registers a handler that runs every time the event is sent.
+  /// Registers `handler`: the primitive behind ``HandlerSource``'s `addHandler` and `once`, which
+  /// are the methods to call.
   ///
   /// ```swift
   /// let changed = Event<Int>()
-  /// changed.addHandler { value in print("now", value) }
-  /// changed.addHandler(on: .queue(.global())) { value in print("later", value) }
+  /// let token = changed.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Int>.plain { print($0) })
   /// ```
   ///
   /// - Parameters:
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives each payload.
+  ///   - once: Whether the handler ends after its first send.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// > Important: With ``Delivery/immediate`` the handler runs synchronously on the sending
-  /// > thread, in registration order, outside any lock. After the token is cancelled no delivery
-  /// > starts, including ones already queued.
-  @inlinable @discardableResult
-  public func addHandler(
-    on delivery: consuming Delivery = .immediate,
-    file: StaticString = #fileID,
-    line: UInt = #line,
-    _ handler: @escaping @Sendable (Payload) -> Void
+  /// > Important: The rules of ``HandlerSource/addHandler(on:file:line:_:)``.
+  @inlinable @inline(__always)
+  public func register<Owner: AnyObject & Sendable>(
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Payload>
   ) -> Subscription {
-    list.add(
-      tag: (),
-      once: false,
-      delivery: delivery,
-      site: RegistrationSite(fileID: file, line: line),
-      handler: handler
-    )
-  }
-
-  /// Registers a handler bound to `owner`: it ends when `owner` is deallocated, and receives
-  /// `owner` as a strong parameter, so the handler needs no `[weak self]`.
-  ///
-  /// ```swift
-  /// final class Label: Sendable {
-  ///   func show(_ text: String) { print(text) }
-  /// }
-  /// let label = Label()
-  /// let titleChanged = Event<String>()
-  /// titleChanged.addHandler(owner: label) { label, title in label.show(title) }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - owner: Held weakly; the handler ends when it is deallocated.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives the owner and the payload.
-  /// - Returns: A token that removes the handler; dropping it does not.
-  ///
-  /// > Important: Once the owner is gone the handler is never called again, and what it captured
-  /// > is released at the event's next send (or, see the Events article, by a registration).
-  @inlinable @discardableResult
-  public func addHandler<Owner: AnyObject & Sendable>(
-    owner: Owner,
-    on delivery: consuming Delivery = .immediate,
-    file: StaticString = #fileID,
-    line: UInt = #line,
-    _ handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
-    list.add(
-      tag: (),
-      once: false,
-      owner: owner,
-      delivery: delivery,
-      site: RegistrationSite(fileID: file, line: line),
-      handler: handler
-    )
-  }
-
-  /// Registers a handler that runs on the next send only, then ends and releases its captures.
-  ///
-  /// ```swift
-  /// let loaded = Event<Void>()
-  /// loaded.once { print("first load") }
-  /// loaded.send()   // prints "first load"
-  /// loaded.send()   // prints nothing
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives the payload of the first send.
-  /// - Returns: A token that removes the handler before it has run; dropping it does not.
-  ///
-  /// > Important: Exactly once, also when several threads send at the same moment.
-  @inlinable @discardableResult
-  public func once(
-    on delivery: consuming Delivery = .immediate,
-    file: StaticString = #fileID,
-    line: UInt = #line,
-    _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription {
-    list.add(
-      tag: (),
-      once: true,
-      delivery: delivery,
-      site: RegistrationSite(fileID: file, line: line),
-      handler: handler
-    )
-  }
-
-  /// Registers a one-shot handler bound to `owner`.
-  ///
-  /// ```swift
-  /// loaded.once(owner: self) { owner, _ in owner.hideSpinner() }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - owner: Held weakly; the handler ends when it is deallocated.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives the owner and the payload of the first send.
-  /// - Returns: A token that removes the handler before it has run; dropping it does not.
-  ///
-  /// > Important: Runs at most once, and not at all if the owner is deallocated first.
-  @inlinable @discardableResult
-  public func once<Owner: AnyObject & Sendable>(
-    owner: Owner,
-    on delivery: consuming Delivery = .immediate,
-    file: StaticString = #fileID,
-    line: UInt = #line,
-    _ handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
-    list.add(
-      tag: (),
-      once: true,
-      owner: owner,
-      delivery: delivery,
-      site: RegistrationSite(fileID: file, line: line),
-      handler: handler
-    )
+    list.add(tag: (), once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
   }
 
   /// Calls every handler with `payload`.

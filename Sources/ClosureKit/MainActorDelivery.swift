@@ -1,16 +1,18 @@
-/// Selects the overloads that take a `@MainActor` handler.
+/// Selects the overloads that take a `@MainActor` handler: the spelling that the main-actor view,
+/// ``HandlerSource/onMainActor``, replaces.
 ///
 /// ```swift
 /// @MainActor final class Screen {
 ///   var title = ""
 ///   func bind(to renamed: Event<String>) {
-///     renamed.addHandler(on: .mainActor) { @MainActor name in self.title = name }
+///     renamed.onMainActor.addHandler { name in self.title = name }   // instead of `on: MainActorDelivery.mainActor`
 ///   }
 /// }
 /// ```
 ///
-/// Write `@MainActor` in the closure: an unannotated closure picks the ``Delivery/mainActor``
-/// overload, whose handler is not isolated.
+/// Every overload of ``Event``, ``ControlActions``, ``Observed`` and the NotificationCenter adapter
+/// that takes it is deprecated; the type itself will be deprecated with the last overloads that take
+/// it (timers and the UIKit layer), and removed one release later.
 ///
 /// > Important: Delivery is the same as ``Delivery/mainActor``: asynchronous on the main actor, in
 /// > send order, and never started after the token is cancelled.
@@ -18,7 +20,7 @@ public struct MainActorDelivery: Sendable {
   /// Runs the `@MainActor` handler on the main actor, asynchronously.
   ///
   /// ```swift
-  /// event.addHandler(on: .mainActor) { @MainActor value in print(value) }
+  /// event.onMainActor.addHandler { value in print(value) }   // the replacement of `on: .mainActor`
   /// ```
   public static let mainActor = MainActorDelivery()
 }

@@ -63,7 +63,7 @@
       if events.isEmpty { fatalError("UIControl.addAction(for:owner:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
-      return store.actions.addAction(for: events, owner: owner) { owner, fire in
+      return store.actions.actions(for: events).addHandler(owner: owner) { owner, fire in
         MainActor.assumeIsolated {
           guard let control = fire.control as? Self else { return }
           action(owner, control, fire.event)
@@ -123,7 +123,7 @@
       if events.isEmpty { fatalError("UIControl.addAction(for:on:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
-      return store.actions.addAction(for: events, on: delivery) { @MainActor fire in
+      return store.actions.actions(for: events).onMainActor.addHandler { fire in
         guard let control = fire.control as? Self else { return }
         action(control, fire.event)
       }

@@ -54,7 +54,9 @@ extension Chapter {
     print("\n3. An owner-bound action stops when its owner is deallocated:")
     var screen: CounterScreen? = CounterScreen(name: "CounterScreen")
     if let screen {
-      button.actions.addAction(for: .touchUpInside, owner: screen) { screen, button in screen.increment(button) }
+      button.actions.actions(for: .touchUpInside).addHandler(owner: screen) { screen, button in
+        screen.increment(button)
+      }
     }
     button.press()
     print("  dropping the screen, then pressing again (no \"saw a tap\" line any more):")

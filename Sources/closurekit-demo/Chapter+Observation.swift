@@ -47,7 +47,7 @@ extension Chapter {
 
     print("\n2. An owner-bound observer ends when its owner is deallocated:")
     var display: TemperatureDisplay? = TemperatureDisplay()
-    thermostat.$target.observe(owner: display!) { display, change in display.show(change.newValue!) }
+    thermostat.$target.observing().addHandler(owner: display!) { display, change in display.show(change.newValue!) }
     thermostat.target = 22
     display = nil
     thermostat.target = 19

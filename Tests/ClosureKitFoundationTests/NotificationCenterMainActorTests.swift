@@ -20,11 +20,11 @@ import Testing
     let screen = NotifiedScreen()
     let name = Notification.Name("ClosureKitTests.MainActor")
     let done = Expectation(count: 2)
-    center.addObserver(forName: name, on: .mainActor) { @MainActor notification in
+    center.observing(name).onMainActor.addHandler { notification in
       screen.note("plain \(notification.name.rawValue)")
       done.fulfill()
     }
-    center.addObserver(forName: name, on: .mainActor, owner: screen) { @MainActor screen, _ in
+    center.observing(name).onMainActor.addHandler(owner: screen) { screen, _ in
       screen.note("owner")
       done.fulfill()
     }
@@ -37,7 +37,7 @@ import Testing
     let center = NotificationCenter()
     let screen = NotifiedScreen()
     let name = Notification.Name("ClosureKitTests.MainActorCancelled")
-    let token = center.addObserver(forName: name, on: .mainActor) { @MainActor _ in screen.note("called") }
+    let token = center.observing(name).onMainActor.addHandler { _ in screen.note("called") }
     center.post(name: name, object: nil)  // enqueued on the main actor, not started
     token.cancel()
     await drainMainQueue()

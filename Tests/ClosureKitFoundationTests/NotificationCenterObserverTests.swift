@@ -14,7 +14,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func handlerReceivesEachPostOnThePostingThread() {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()
-    center.addObserver(forName: name) { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
+    center.observing(name).addHandler { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
     center.post(name: name, object: nil, userInfo: ["n": 1])
     center.post(name: name, object: nil, userInfo: ["n": 2])
     #expect(received.values == [1, 2])
@@ -25,7 +25,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let received = DelegateTestRecorder<Int>()
     var captured: DelegateTestObject? = DelegateTestObject()
     weak let weakCaptured = captured
-    let subscription = center.addObserver(forName: name) { [captured] _ in
+    let subscription = center.observing(name).addHandler { [captured] _ in
       _ = captured
       received.append(1)
     }
@@ -43,8 +43,8 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     weak let weakCenter = center
     var captured: DelegateTestObject? = DelegateTestObject()
     weak let weakCaptured = captured
-    let subscription = center!.addObserver(forName: Notification.Name("x")) { [captured] _ in _ = captured }
-    center!.addObserver(forName: Notification.Name("y"), owner: captured!) { _, _ in }
+    let subscription = center!.observing(Notification.Name("x")).addHandler { [captured] _ in _ = captured }
+    center!.observing(Notification.Name("y")).addHandler(owner: captured!) { _, _ in }
     captured = nil
     center = nil
     #expect(weakCenter == nil)
@@ -58,7 +58,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let received = DelegateTestRecorder<String>()
     queue.suspend()  // holds the queue without blocking a thread
     var owner: DelegateTestObject? = DelegateTestObject("owner")
-    center.addObserver(forName: name, on: .queue(queue), owner: owner!) { owner, _ in received.append(owner.name) }
+    center.observing(name).addHandler(owner: owner!, on: .queue(queue)) { owner, _ in received.append(owner.name) }
     center.post(name: name, object: nil)
     owner = nil
     queue.resume()
@@ -71,7 +71,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func droppedTokenDoesNotEndTheHandler() {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()
-    do { center.addObserver(forName: name) { _ in received.append(1) } }
+    do { center.observing(name).addHandler { _ in received.append(1) } }
     center.post(name: name, object: nil)
     #expect(received.values == [1])
   }
@@ -83,7 +83,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     weak let weakOwner = owner
     var captured: DelegateTestObject? = DelegateTestObject()
     weak let weakCaptured = captured
-    let subscription = center.addObserver(forName: name, owner: owner!) { [captured] owner, _ in
+    let subscription = center.observing(name).addHandler(owner: owner!) { [captured] owner, _ in
       _ = captured
       received.append(owner.name)
     }
@@ -101,7 +101,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let (center, name) = makeCenter()
     let sender = DelegateTestObject("sender")
     let received = DelegateTestRecorder<Int>()
-    center.addObserver(forName: name, object: sender) { _ in received.append(1) }
+    center.observing(name, object: sender).addHandler { _ in received.append(1) }
     center.post(name: name, object: DelegateTestObject("other"))
     center.post(name: name, object: sender)
     #expect(received.values == [1])
@@ -112,7 +112,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let queue = DispatchQueue(label: "closurekit.notifications")
     let done = Expectation()
     let onQueue = DelegateTestRecorder<Bool>()
-    center.addObserver(forName: name, on: .queue(queue)) { _ in
+    center.observing(name).addHandler(on: .queue(queue)) { _ in
       onQueue.append(DispatchQueue.getSpecific(key: queueKey) == "closurekit.notifications")
       done.fulfill()
     }
@@ -127,7 +127,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let queue = DispatchQueue(label: "closurekit.notifications.blocked")
     let received = DelegateTestRecorder<Int>()
     queue.suspend()  // holds the queue without blocking a thread
-    let subscription = center.addObserver(forName: name, on: .queue(queue)) { _ in received.append(1) }
+    let subscription = center.observing(name).addHandler(on: .queue(queue)) { _ in received.append(1) }
     center.post(name: name, object: nil)
     subscription.cancel()
     queue.resume()
@@ -140,7 +140,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func postsFromSeveralThreadsAreAllDelivered() {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()
-    let subscription = center.addObserver(forName: name) { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
+    let subscription = center.observing(name).addHandler { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
     DispatchQueue.concurrentPerform(iterations: 400) { index in
       center.post(name: name, object: nil, userInfo: ["n": index])
     }
@@ -151,7 +151,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func cancelWhilePostingFromOtherThreadsStopsDeliveries() {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()
-    let subscription = center.addObserver(forName: name) { _ in received.append(1) }
+    let subscription = center.observing(name).addHandler { _ in received.append(1) }
     DispatchQueue.concurrentPerform(iterations: 200) { index in
       if index == 100 { subscription.cancel() }
       center.post(name: name, object: nil)
@@ -166,7 +166,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let (center, name) = makeCenter()
     let received = DelegateTestRecorder<Int>()
     let slot = Locked<Subscription?>(nil)
-    let subscription = center.addObserver(forName: name) { _ in
+    let subscription = center.observing(name).addHandler { _ in
       received.append(1)
       slot.withLock { $0 }?.cancel()
     }

@@ -65,7 +65,7 @@ struct TestKind: OptionSet, Sendable {
     do {
       let captured = Tracked()
       weakCaptured = captured
-      actions.addAction(for: .up, owner: owner!) { owner, value in
+      actions.actions(for: .up).addHandler(owner: owner!) { owner, value in
         _ = captured
         calls.append("\(owner.name) \(value)")
       }
@@ -94,11 +94,11 @@ struct TestKind: OptionSet, Sendable {
     let calls = Recorder<String>()
     let done = Expectation(count: 2)
     let owner = Tracked("screen")
-    actions.addAction(for: .up, on: .mainActor) { @MainActor value in
+    actions.actions(for: .up).onMainActor.addHandler { value in
       calls.append("plain \(value)")
       done.fulfill()
     }
-    actions.addAction(for: .up, owner: owner, on: .mainActor) { @MainActor owner, value in
+    actions.actions(for: .up).onMainActor.addHandler(owner: owner) { owner, value in
       calls.append("\(owner.name) \(value)")
       done.fulfill()
     }

@@ -103,11 +103,11 @@ import Testing
     let titles = Recorder<String>()
     let done = Expectation(count: 2)
     let screen = Screen()
-    event.addHandler(on: .mainActor) { @MainActor title in
+    event.onMainActor.addHandler { title in
       titles.append("plain \(title)")
       done.fulfill()
     }
-    event.addHandler(owner: screen, on: .mainActor) { @MainActor _, title in
+    event.onMainActor.addHandler(owner: screen) { _, title in
       titles.append("owner \(title)")
       done.fulfill()
     }

@@ -65,7 +65,7 @@ import Testing
     let received = Recorder<String>()
     let expected = Self.sample
     actions.addAction(for: .up) { payload in received.append("plain \(payload == expected)") }
-    actions.addAction(for: [.up, .down], owner: owner) { owner, payload in
+    actions.actions(for: [.up, .down]).addHandler(owner: owner) { owner, payload in
       received.append("\(owner.name) \(payload == expected)")
     }
     actions.sendActions(for: .up, with: Self.sample)

@@ -42,7 +42,7 @@ struct DiagnosedKinds: OptionSet, Sendable {
     let onceLine = #line - 1
     event.once(owner: owner) { _, _ in }
     let onceOwnerLine = #line - 1
-    event.addHandler(on: .mainActor) { @MainActor _ in }
+    event.onMainActor.addHandler { _ in }
     let mainActorLine = #line - 1
     #expect(
       event.liveHandlerSites.map { $0?.line } == [ownerLine, onceLine, onceOwnerLine, mainActorLine]
@@ -50,7 +50,7 @@ struct DiagnosedKinds: OptionSet, Sendable {
     let actions = ControlActions<DiagnosedKinds, Void>()
     actions.addAction(for: .tap) {}
     let actionLine = #line - 1
-    actions.addAction(for: .tap, owner: owner) { _, _ in }
+    actions.actions(for: .tap).addHandler(owner: owner) { _, _ in }
     let ownerActionLine = #line - 1
     #expect(actions.liveActionSites.map { $0?.line } == [actionLine, ownerActionLine])
     actions.removeActions(for: .tap)

@@ -20,11 +20,11 @@ import Testing
     let screen = OverloadScreen()
     let event = Event<Int>()
     let done = Expectation(count: 2)
-    event.once(on: .mainActor) { @MainActor value in
+    event.onMainActor.once { value in
       screen.note("once \(value)")
       done.fulfill()
     }
-    event.once(owner: screen, on: .mainActor) { @MainActor screen, value in
+    event.onMainActor.once(owner: screen) { screen, value in
       screen.note("owner \(value)")
       done.fulfill()
     }
@@ -109,11 +109,11 @@ import Testing
     let screen = OverloadScreen()
     let volume = Observed(1)
     let done = Expectation(count: 3)
-    volume.observe(options: [.initial, .new], on: .mainActor) { @MainActor change in
+    volume.observing([.initial, .new]).onMainActor.addHandler { change in
       screen.note("plain \(change.newValue ?? 0)")
       done.fulfill()
     }
-    volume.observe(owner: screen, options: [.new], on: .mainActor) { @MainActor screen, change in
+    volume.observing([.new]).onMainActor.addHandler(owner: screen) { screen, change in
       screen.note("owner \(change.newValue ?? 0)")
       done.fulfill()
     }

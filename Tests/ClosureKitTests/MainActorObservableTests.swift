@@ -146,7 +146,7 @@ final class ScreenOwner: Sendable {}
     weak let weakOwner = owner
     let seen = Recorder<C>()
     let sawOwner = Counter()
-    let token = model.observe(\.count, owner: owner!, options: [.new]) { owner, change in
+    let token = model.observing(\.count, options: [.new]).addHandler(owner: owner!) { owner, change in
       _ = owner
       sawOwner.increment()
       seen.append(change)

@@ -171,7 +171,7 @@ final class ThreadSafeCounter: Sendable {
     let order = Order()
     let seen = Recorder<String>()
     var owner: Tracked? = Tracked("screen")
-    let subscription = order.observe(\.count, owner: owner!, on: .queue(queue)) { owner, change in
+    let subscription = order.observing(\.count).addHandler(owner: owner!, on: .queue(queue)) { owner, change in
       seen.append("\(owner.name) \(change.newValue!)")
     }
     await onModelQueue { order.count = 1 }

@@ -267,7 +267,7 @@ final class Player: @unchecked Sendable {
     let box = Observed(0)
     let seen = Recorder<String>()
     var owner: Tracked? = Tracked("label")
-    let subscription = box.observe(owner: owner!) { owner, change in
+    let subscription = box.observing().addHandler(owner: owner!) { owner, change in
       seen.append("\(owner.name) \(change.newValue!)")
     }
     box.value = 1
@@ -289,12 +289,12 @@ final class Player: @unchecked Sendable {
     do {
       let captured = Tracked()
       weakCaptured = captured
-      box.observe(owner: owner!) { _, _ in _ = captured }
+      box.observing().addHandler(owner: owner!) { _, _ in _ = captured }
     }
     owner = nil
     #expect(weakCaptured != nil)
     let next = Tracked("next owner")
-    let token = nextIsOwnerBound ? box.observe(owner: next) { _, _ in } : box.observe { _ in }
+    let token = nextIsOwnerBound ? box.observing().addHandler(owner: next) { _, _ in } : box.observe { _ in }
     #expect(weakCaptured == nil)
     #expect(box.observerCount == 1)
     token.cancel()
@@ -310,7 +310,7 @@ final class Player: @unchecked Sendable {
       let captured = Tracked()
       weakCaptured = captured
       tokens.append(box.observe(options: [.initial, .new]) { _ in _ = captured })
-      tokens.append(box.observe(owner: Tracked("kept owner")) { _, _ in _ = captured })
+      tokens.append(box.observing().addHandler(owner: Tracked("kept owner")) { _, _ in _ = captured })
     }
     #expect(tokens[1].isCancelled)  // its owner was a temporary
     #expect(!tokens[0].isCancelled)
@@ -378,7 +378,7 @@ final class Player: @unchecked Sendable {
   @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
     let box = Observed(0)
     let didFinish = await ownersDieWhileTheSourceSweeps(rounds: stressRounds(50_000)) { owner in
-      box.observe(owner: owner) { _, _ in }
+      box.observing().addHandler(owner: owner) { _, _ in }
     } churn: {
       let token = box.observe { _ in }
       _ = token.isCancelled
@@ -697,7 +697,7 @@ extension ObservedTests {
         let owner = Tracked()
         let token =
           ending == "owner"
-          ? box.observe(owner: owner) { _, _ in _ = captured }
+          ? box.observing().addHandler(owner: owner) { _, _ in _ = captured }
           : box.observe { _ in _ = captured }
         let bag = SubscriptionBag()
         if ending == "bag" { bag.insert(token) }

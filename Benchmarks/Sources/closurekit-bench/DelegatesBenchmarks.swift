@@ -230,19 +230,19 @@ func notificationBenchmark(observers: Int) {
 
   let center = NotificationCenter()
   let bag = SubscriptionBag()
-  for _ in 0..<observers { center.addObserver(forName: name) { _ in counter.value &+= 1 }.store(in: bag) }
+  for _ in 0..<observers { center.observing(name).addHandler { _ in counter.value &+= 1 }.store(in: bag) }
   table.add(
-    "addObserver(forName:) tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
+    "observing(_:).addHandler tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
   bag.cancelAll()
 
   let ownerCenter = NotificationCenter()
   let owner = BenchmarkOwner()
   let ownerBag = SubscriptionBag()
   for _ in 0..<observers {
-    ownerCenter.addObserver(forName: name, owner: owner) { _, _ in counter.value &+= 1 }.store(in: ownerBag)
+    ownerCenter.observing(name).addHandler(owner: owner) { _, _ in counter.value &+= 1 }.store(in: ownerBag)
   }
   table.add(
-    "addObserver(forName:owner:) tokens",
+    "observing(_:).addHandler(owner:) tokens",
     nanoseconds(iterations: iterations) { ownerCenter.post(name: name, object: nil) })
   ownerBag.cancelAll()
   table.print()

@@ -16,6 +16,9 @@ extension Observable where Self: AnyObject & Sendable {
   ///
   /// Unlike `withObservationTracking`, which reports one change, the observation re-arms itself
   /// after every change, and a key-path chain follows an intermediate object that is replaced.
+  /// For an `owner:`, `once` or a `@MainActor` closure, register through
+  /// `observing(_:options:)`'s source instead; this is
+  /// `observing(keyPath, options: options).addHandler(on: delivery, handler)`.
   ///
   /// - Parameters:
   ///   - keyPath: The value to watch; every `@Observable` property read along it is tracked.
@@ -54,14 +57,7 @@ extension Observable where Self: AnyObject & Sendable {
     .start()
   }
 
-  /// Observes a key path of an `@Observable` object continuously, bound to `owner`: the observation
-  /// ends when `owner` is deallocated, and the handler receives it as a strong parameter.
-  ///
-  /// ```swift
-  /// model.observe(\.title, owner: screen, options: [.initial, .new], on: .mainActor) { screen, change in
-  ///   screen.show(change.newValue!)
-  /// }
-  /// ```
+  /// Deprecated: use `observing(keyPath, options: options).addHandler(owner:on:_:)`.
   ///
   /// - Parameters:
   ///   - keyPath: The value to watch.
@@ -71,9 +67,9 @@ extension Observable where Self: AnyObject & Sendable {
   ///   - handler: Receives the owner and each ``Change``.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
-  /// > Important: The same rules as ``observe(_:options:on:_:)``. Once the owner is gone the
-  /// > handler is never called again and is released at the next change.
-  @inlinable @discardableResult
+  /// > Important: The rules of the `observe(_:options:on:_:)`; never called after the owner is gone.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(owner:on:) { ... }")
+  @discardableResult
   public func observe<Owner: AnyObject & Sendable, Value: Sendable>(
     _ keyPath: any KeyPath<Self, Value> & Sendable,
     owner: Owner,
@@ -81,15 +77,7 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) -> Subscription {
-    ObservableTracker(
-      root: self,
-      keyPath: keyPath,
-      options: options,
-      delivery: delivery,
-      owner: owner,
-      handler: bindingOwner(owner, handler)
-    )
-    .start()
+    observing(keyPath, options: options).addHandler(owner: owner, on: delivery, handler)
   }
 
   /// The changes of a key path from now on, as an `AsyncSequence`, buffered without limit.

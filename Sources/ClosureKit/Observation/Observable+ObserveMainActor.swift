@@ -52,28 +52,19 @@ extension Observable where Self: AnyObject & Sendable {
     .start()
   }
 
-  /// Observes a key path of a `@MainActor` `@Observable` object continuously, from the main actor,
-  /// bound to `owner`: the observation ends when `owner` is deallocated, and the handler receives it
-  /// as a strong parameter.
-  ///
-  /// ```swift
-  /// counter.observe(\.count, owner: screen, options: [.initial, .new]) { screen, change in
-  ///   screen.show(change.newValue!)
-  /// }
-  /// ```
+  /// Deprecated: use `observing(keyPath, options: options).addHandler(owner:on:_:)`.
   ///
   /// - Parameters:
   ///   - keyPath: The value to watch.
   ///   - owner: Held weakly; the observation ends when it is deallocated.
   ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``: on the main actor.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
   ///   - handler: Receives the owner and each ``Change``.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
-  /// > Important: Call it on the main actor; the same rules as the main-actor
-  /// > `observe(_:options:on:_:)`. Once the owner is gone the handler is never called again and is
-  /// > released at the next change.
-  @MainActor @inlinable @discardableResult
+  /// > Important: The rules of the main-actor `observe(_:options:on:_:)`; never called after the owner is gone.
+  @MainActor @available(*, deprecated, message: "use observing(_:options:).addHandler(owner:on:) { ... }")
+  @discardableResult
   public func observe<Owner: AnyObject & Sendable, Value: Sendable>(
     _ keyPath: KeyPath<Self, Value>,
     owner: Owner,
@@ -81,15 +72,7 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
   ) -> Subscription {
-    MainActorObservableTracker(
-      root: self,
-      keyPath: keyPath,
-      options: options,
-      delivery: delivery,
-      owner: owner,
-      handler: bindingOwner(owner, handler)
-    )
-    .start()
+    observing(keyPath, options: options).addHandler(owner: owner, on: delivery, handler)
   }
 
   /// The changes of a key path of a `@MainActor` `@Observable` object from now on, as an

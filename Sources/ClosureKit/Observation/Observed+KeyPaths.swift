@@ -79,7 +79,7 @@ extension Observed {
   ) -> Subscription {
     let report = Self.fieldReporter(
       repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)")
-    return observe(owner: owner, options: Self.boxOptions(for: options), on: delivery) { owner, change in
+    return observing(Self.boxOptions(for: options)).addHandler(owner: owner, on: delivery) { owner, change in
       report(change) { keyPath, fieldChange in handler(owner, keyPath, fieldChange) }
     }
   }

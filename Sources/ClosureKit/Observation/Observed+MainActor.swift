@@ -1,19 +1,29 @@
+// The owner and `MainActorDelivery` overloads of `Observed.observe`, deprecated for one release:
+// `observing(_:)` returns a `HandlerSource`, which has the owner variants and the main-actor view.
+
 extension Observed {
-  /// Observes the value with a `@MainActor` handler that runs on the main actor.
+  /// Deprecated: use `observing(options).addHandler(owner:on:_:)`.
   ///
-  /// ```swift
-  /// @MainActor final class Screen {
-  ///   var text = ""
-  ///   func bind(to volume: Observed<Int>) {
-  ///     volume.observe(options: [.initial, .new], on: .mainActor) { @MainActor change in
-  ///       self.text = "\(change.newValue ?? 0)"
-  ///     }
-  ///   }
-  /// }
-  /// ```
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - handler: Receives the owner and each ``Change``.
+  /// - Returns: A token that removes the handler; dropping it does not.
   ///
-  /// Write `@MainActor` in the closure to choose this overload: an unannotated closure picks the
-  /// ``Delivery/mainActor`` overload, whose handler is not isolated.
+  /// > Important: As ``observe(options:on:_:)-(_,Delivery,_)``; never called after the owner is gone.
+  @available(*, deprecated, message: "use observing(options).addHandler(owner:on:) { ... }")
+  @discardableResult
+  public func observe<Owner: AnyObject & Sendable>(
+    owner: Owner,
+    options: ObservationOptions = [.new],
+    on delivery: Delivery = .immediate,
+    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) -> Subscription {
+    observing(options).addHandler(owner: owner, on: delivery, handler)
+  }
+
+  /// Deprecated: use `observing(options).onMainActor.addHandler(_:)`.
   ///
   /// - Parameters:
   ///   - options: ``ObservationOptions``, as with a ``Delivery``.
@@ -21,25 +31,18 @@ extension Observed {
   ///   - handler: Receives each change on the main actor.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``: asynchronously, in write order, after
-  /// > the write (a prior callback carries the old value), and not at all once the token is
-  /// > cancelled, even if already enqueued.
+  /// > Important: As ``MainActorHandlerSource/addHandler(file:line:_:)``.
+  @available(*, deprecated, message: "use observing(options).onMainActor.addHandler { ... }")
   @discardableResult
   public func observe(
     options: ObservationOptions = [.new],
     on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Change<Value>) -> Void
   ) -> Subscription {
-    observe(options: options, on: .mainActor) { change in MainActor.assumeIsolated { handler(change) } }
+    observing(options).onMainActor.addHandler(handler)
   }
 
-  /// Observes the value with a `@MainActor` handler bound to `owner`.
-  ///
-  /// ```swift
-  /// volume.observe(owner: self, options: [.new], on: .mainActor) { @MainActor screen, change in
-  ///   screen.text = "\(change.newValue ?? 0)"
-  /// }
-  /// ```
+  /// Deprecated: use `observing(options).onMainActor.addHandler(owner:_:)`.
   ///
   /// - Parameters:
   ///   - owner: Held weakly; the observation ends when it is deallocated.
@@ -48,7 +51,8 @@ extension Observed {
   ///   - handler: Receives the owner and each change on the main actor.
   /// - Returns: A token that ends the observation; dropping it does not.
   ///
-  /// > Important: Delivered as with ``Delivery/mainActor``; never after the owner is gone.
+  /// > Important: As ``MainActorHandlerSource/addHandler(owner:file:line:_:)``.
+  @available(*, deprecated, message: "use observing(options).onMainActor.addHandler(owner:) { ... }")
   @discardableResult
   public func observe<Owner: AnyObject & Sendable>(
     owner: Owner,
@@ -56,8 +60,6 @@ extension Observed {
     on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Owner, Change<Value>) -> Void
   ) -> Subscription {
-    observe(owner: owner, options: options, on: .mainActor) { owner, change in
-      MainActor.assumeIsolated { handler(owner, change) }
-    }
+    observing(options).onMainActor.addHandler(owner: owner, handler)
   }
 }

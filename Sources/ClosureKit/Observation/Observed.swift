@@ -16,6 +16,14 @@
 /// volume.value = 0.8
 /// ```
 ///
+/// `observe` is the common form; ``observing(_:)`` returns the box's changes as a
+/// ``HandlerSource``, for an `owner:`, `once` or the main-actor view:
+///
+/// ```swift
+/// let level = Observed(3)
+/// level.observing([.old, .new]).once { change in print("first change:", change.oldValue!, "->", change.newValue!) }
+/// ```
+///
 /// One write is one change: the prior callbacks (if asked for), then the write, then one post
 /// callback per observer. Writing an equal value is reported, as in KVO, unless the box was made
 /// with `skipsEqualValues: true`. The one exception is contention: writes queued while another
@@ -150,6 +158,9 @@ public final class Observed<Value: Sendable>: Sendable {
   ///   - handler: Receives each ``Change``.
   /// - Returns: A token that removes the handler; dropping it does not.
   ///
+  /// The same as `observing(options).addHandler(on: delivery, handler)`; ``observing(_:)`` also
+  /// offers an `owner:`, `once` and the main-actor view.
+  ///
   /// > Important: With ``Delivery/immediate`` the handler runs on the thread that delivers the
   /// > box's changes, outside any lock, in registration order: the writing thread, before the
   /// > write returns, unless another thread is delivering (then that one, see ``Observed``). With
@@ -166,36 +177,6 @@ public final class Observed<Value: Sendable>: Sendable {
     _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
     storage.add(options: options, delivery: delivery, owner: nil, handler: handler)
-  }
-
-  /// Registers a handler bound to `owner`: it ends when `owner` is deallocated and receives it as a
-  /// strong parameter, so it needs no `[weak self]`.
-  ///
-  /// ```swift
-  /// final class ScoreLabel: Sendable {
-  ///   func show(_ score: Int) { print(score) }
-  /// }
-  /// let label = ScoreLabel()
-  /// player.$score.observe(owner: label) { label, change in label.show(change.newValue!) }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - owner: Held weakly; the handler ends when it is deallocated.
-  ///   - options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - handler: Receives the owner and each ``Change``.
-  /// - Returns: A token that removes the handler; dropping it does not.
-  ///
-  /// > Important: Once the owner is gone the handler is never called again; what it captured is
-  /// > released no later than the next write or registration.
-  @inlinable @discardableResult
-  public func observe<Owner: AnyObject & Sendable>(
-    owner: Owner,
-    options: ObservationOptions = [.new],
-    on delivery: Delivery = .immediate,
-    _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
-  ) -> Subscription {
-    storage.add(options: options, delivery: delivery, owner: owner, handler: bindingOwner(owner, handler))
   }
 
   /// The number of handlers that have not ended.

@@ -1,27 +1,22 @@
 public import ClosureKit
 public import Foundation
 
+// The `addObserver(forName:…)` overloads, deprecated for one release: `observing(_:object:)`
+// returns a `HandlerSource`, which has `addHandler`, `once`, the owner variants (with `owner:`
+// before `on:`, as everywhere else) and the main-actor view.
+
 extension NotificationCenter {
-  /// Adds a handler for the notifications named `name`, removed when its subscription is
-  /// cancelled.
-  ///
-  /// ```swift
-  /// let subscription = NotificationCenter.default.addObserver(forName: .documentSaved) { note in
-  ///   print("saved", note.object ?? "")
-  /// }
-  /// subscription.cancel()   // removes the observer from the center
-  /// ```
+  /// Deprecated: use `observing(name, object: object).addHandler(on:_:)`.
   ///
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
   ///   - object: Only notifications posted with this object, or `nil` for any sender.
-  ///   - delivery: Where the handler runs. Defaults to `Delivery/immediate`: on the
-  ///     posting thread, before `post` returns.
+  ///   - delivery: Where the handler runs. Defaults to `Delivery/immediate`.
   ///   - handler: Receives each notification.
   /// - Returns: A token that removes the observer; dropping it does not.
   ///
-  /// > Important: Safe from any thread. After `cancel()` returns no delivery starts, also one
-  /// > already queued by `delivery`.
+  /// > Important: The rules of ``observing(_:object:)``.
+  @available(*, deprecated, message: "use observing(_:object:).addHandler(on:) { ... }")
   @discardableResult
   public func addObserver(
     forName name: Notification.Name?,
@@ -29,35 +24,10 @@ extension NotificationCenter {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Notification) -> Void
   ) -> Subscription {
-    let observation = NotificationObservation(center: self)
-    if delivery.isImmediate {
-      let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-        guard !observation.isEnded else { return }
-        handler(notification)
-      }
-      observation.attach(token)
-      return Subscription(source: observation, node: nil)
-    }
-    let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-      guard !observation.isEnded else { return }
-      let transfer = NotificationTransfer(notification: notification)
-      delivery.execute {
-        guard !observation.isEnded else { return }
-        handler(transfer.notification)
-      }
-    }
-    observation.attach(token)
-    return Subscription(source: observation, node: nil)
+    observing(name, object: object).addHandler(on: delivery, handler)
   }
 
-  /// Adds a handler bound to `owner`: the observer is removed when `owner` is deallocated, and
-  /// the handler receives `owner` strong, so it needs no `[weak self]`.
-  ///
-  /// ```swift
-  /// NotificationCenter.default.addObserver(forName: .documentSaved, owner: self) { owner, note in
-  ///   owner.reload()
-  /// }
-  /// ```
+  /// Deprecated: use `observing(name, object: object).addHandler(owner:on:_:)`.
   ///
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
@@ -67,8 +37,8 @@ extension NotificationCenter {
   ///   - handler: Receives the owner and each notification.
   /// - Returns: A token that removes the observer; dropping it does not.
   ///
-  /// > Important: Once the owner is gone the handler is never called again; the observer is
-  /// > removed from the center, releasing the handler, at the next matching post.
+  /// > Important: The rules of ``observing(_:object:)``.
+  @available(*, deprecated, message: "use observing(_:object:).addHandler(owner:on:) { ... }")
   @discardableResult
   public func addObserver<Owner: AnyObject & Sendable>(
     forName name: Notification.Name?,
@@ -77,27 +47,50 @@ extension NotificationCenter {
     owner: Owner,
     _ handler: @escaping @Sendable (Owner, Notification) -> Void
   ) -> Subscription {
-    let observation = NotificationObservation(center: self)
-    weak let weakOwner = owner
-    if delivery.isImmediate {
-      let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-        guard !observation.isEnded else { return }
-        guard let owner = weakOwner else { return observation.end() }
-        handler(owner, notification)
-      }
-      observation.attach(token)
-      return Subscription(source: observation, node: nil)
-    }
-    let token = addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-      guard !observation.isEnded else { return }
-      guard weakOwner != nil else { return observation.end() }
-      let transfer = NotificationTransfer(notification: notification)
-      delivery.execute {
-        guard !observation.isEnded, let owner = weakOwner else { return }
-        handler(owner, transfer.notification)
-      }
-    }
-    observation.attach(token)
-    return Subscription(source: observation, node: nil)
+    observing(name, object: object).addHandler(owner: owner, on: delivery, handler)
+  }
+
+  /// Deprecated: use `observing(name, object: object).onMainActor.addHandler(_:)`.
+  ///
+  /// - Parameters:
+  ///   - name: The notification name; `nil` for every name.
+  ///   - object: The sender to observe; `nil` for any sender.
+  ///   - delivery: `MainActorDelivery.mainActor`.
+  ///   - handler: Receives each notification on the main actor.
+  /// - Returns: A token that removes the observer; dropping it does not.
+  ///
+  /// > Important: Delivered as with `Delivery.mainActor`.
+  @available(*, deprecated, message: "use observing(_:object:).onMainActor.addHandler { ... }")
+  @discardableResult
+  public func addObserver(
+    forName name: Notification.Name?,
+    object: Any? = nil,
+    on delivery: MainActorDelivery,
+    _ handler: @escaping @MainActor @Sendable (Notification) -> Void
+  ) -> Subscription {
+    observing(name, object: object).onMainActor.addHandler(handler)
+  }
+
+  /// Deprecated: use `observing(name, object: object).onMainActor.addHandler(owner:_:)`.
+  ///
+  /// - Parameters:
+  ///   - name: The notification name; `nil` for every name.
+  ///   - object: The sender to observe; `nil` for any sender.
+  ///   - delivery: `MainActorDelivery.mainActor`.
+  ///   - owner: Held weakly; the observer is removed when it is deallocated.
+  ///   - handler: Receives the owner and each notification on the main actor.
+  /// - Returns: A token that removes the observer; dropping it does not.
+  ///
+  /// > Important: Delivered as with `Delivery.mainActor`; never after the owner is gone.
+  @available(*, deprecated, message: "use observing(_:object:).onMainActor.addHandler(owner:) { ... }")
+  @discardableResult
+  public func addObserver<Owner: AnyObject & Sendable>(
+    forName name: Notification.Name?,
+    object: Any? = nil,
+    on delivery: MainActorDelivery,
+    owner: Owner,
+    _ handler: @escaping @MainActor @Sendable (Owner, Notification) -> Void
+  ) -> Subscription {
+    observing(name, object: object).onMainActor.addHandler(owner: owner, handler)
   }
 }

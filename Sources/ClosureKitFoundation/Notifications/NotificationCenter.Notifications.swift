@@ -22,7 +22,7 @@
 
       init(center: NotificationCenter, name: Notification.Name, object: (any AnyObject & Sendable)?) {
         let (stream, continuation) = AsyncStream<NotificationTransfer>.makeStream()
-        let subscription = center.addObserver(forName: name, object: object) { notification in
+        let subscription = center.observing(name, object: object).addHandler { notification in
           continuation.yield(NotificationTransfer(notification: notification))
         }
         continuation.onTermination = { _ in subscription.cancel() }

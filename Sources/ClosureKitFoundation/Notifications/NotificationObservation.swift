@@ -4,7 +4,7 @@ import Synchronization
 
 /// One block observer of a `NotificationCenter`, removed when its subscription is cancelled or
 /// its owner is found deallocated. The ``Subscription`` source for
-/// `NotificationCenter.addObserver(forName:object:on:owner:_:)`.
+/// `NotificationCenter.observing(_:object:)`.
 final class NotificationObservation: SubscriptionSource {
   /// The center the observer was added to; weak, because the center holds the observer's block,
   /// which holds this observation.

@@ -1,0 +1,84 @@
+extension Observed {
+  /// The box's changes with `options`, as a ``HandlerSource``: `addHandler`, `once`, the `owner:`
+  /// variants and the main-actor view, each reporting as ``observe(options:on:_:)-(_,Delivery,_)``.
+  ///
+  /// ```swift
+  /// final class VolumeLabel: Sendable { func show(_ volume: Double) {} }
+  /// let label = VolumeLabel()
+  /// let volume = Observed(0.5)
+  /// volume.observing([.initial, .new]).addHandler(owner: label) { label, change in
+  ///   label.show(change.newValue!)
+  /// }
+  /// volume.observing([.old, .new]).once { change in print("first change from", change.oldValue!) }
+  /// ```
+  ///
+  /// - Parameter options: What to report; see ``ObservationOptions``. Defaults to `[.new]`.
+  /// - Returns: A source whose handlers receive each ``Change``.
+  ///
+  /// > Important: Each registration follows ``observe(options:on:_:)-(_,Delivery,_)``'s rules
+  /// > (the initial callback runs or is enqueued before the registration returns; each observer
+  /// > sees the changes in write order). A `once` handler runs for the first callback only, prior
+  /// > or initial included, then ends.
+  @inlinable
+  public func observing(_ options: ObservationOptions = [.new]) -> Observing {
+    Observing(box: self, options: options)
+  }
+
+  /// The changes of an ``Observed`` box with a set of options: a ``HandlerSource`` from
+  /// ``Observed/observing(_:)``.
+  ///
+  /// ```swift
+  /// let count = Observed(0)
+  /// let changes = count.observing([.old, .new])
+  /// changes.addHandler { change in print(change.oldValue!, "->", change.newValue!) }
+  /// ```
+  ///
+  /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and of
+  /// > ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
+  public struct Observing: HandlerSource {
+    /// The observed box.
+    @usableFromInline let box: Observed
+    /// What each registration reports.
+    @usableFromInline let options: ObservationOptions
+
+    @inlinable
+    init(box: Observed, options: ObservationOptions) {
+      self.box = box
+      self.options = options
+    }
+
+    /// Registers `handler` as an observer of the box: the primitive behind
+    /// `addHandler` and `once`.
+    ///
+    /// ```swift
+    /// let count = Observed(0)
+    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - once: Whether the handler ends after its first call.
+    ///   - delivery: Where the handler runs.
+    ///   - file: The `#fileID` of the registration.
+    ///   - line: The `#line` of the registration.
+    ///   - handler: The closure, with its owner if it has one.
+    /// - Returns: A token that ends the observation; dropping it does not.
+    ///
+    /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
+    ///
+    /// - Complexity: O(n) in the number of observers.
+    public func register<Owner: AnyObject & Sendable>(
+      once: Bool,
+      on delivery: consuming Delivery,
+      file: StaticString,
+      line: UInt,
+      _ handler: consuming SourceHandler<Owner, Change<Value>>
+    ) -> Subscription {
+      let options = options
+      let storage = box.storage
+      let delivery = delivery
+      return handler.registerFlattened(once: once) { owner, handler in
+        storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
+      }
+    }
+  }
+}

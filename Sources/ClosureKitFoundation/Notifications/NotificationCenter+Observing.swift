@@ -1,0 +1,112 @@
+public import ClosureKit
+public import Foundation
+
+extension NotificationCenter {
+  /// The notifications named `name` (from `object`, if given), as a ``NotificationSource``, a
+  /// `HandlerSource`: `addHandler`, `once`, the `owner:` variants and the main-actor view.
+  ///
+  /// ```swift
+  /// let center = NotificationCenter.default
+  /// let subscription = center.observing(.documentSaved).addHandler { note in
+  ///   print("saved", note.object ?? "")
+  /// }
+  /// center.observing(.documentSaved).once { _ in print("first save") }
+  /// subscription.cancel()   // removes the observer from the center
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - name: The notification name, or `nil` for every name.
+  ///   - object: Only notifications posted with this object, or `nil` (the default) for any sender.
+  /// - Returns: A source; each registration through it adds one block observer to this center.
+  ///
+  /// > Important: Safe from any thread. With `Delivery.immediate` a handler runs on the posting
+  /// > thread, before `post` returns. After `cancel()` returns no delivery starts, also one already
+  /// > queued; the observer is removed from the center. An owner-bound observer whose owner is gone
+  /// > is removed at the next matching post.
+  public func observing(_ name: Notification.Name?, object: Any? = nil) -> NotificationSource {
+    NotificationSource(center: self, name: name, object: object)
+  }
+}
+
+/// The notifications of one name (and sender) of a `NotificationCenter`, as a `HandlerSource`:
+/// from `NotificationCenter.observing(_:object:)`.
+///
+/// ```swift
+/// let saves = NotificationCenter.default.observing(.documentSaved)
+/// saves.addHandler(on: .queue(.global())) { note in print("saved", note.name.rawValue) }
+/// ```
+///
+/// > Important: Each registration is one block observer of the center, removed when its token is
+/// > cancelled, its owner is found deallocated, or (`once`) it has run.
+public struct NotificationSource: HandlerSource, @unchecked Sendable {
+  // @unchecked Sendable: `object` (`Any?`, as in Foundation's `addObserver(forName:object:queue:using:)`)
+  // is never read or written here: it is only handed to the center, as the sender to match, which
+  // Foundation does from any thread. The center and the name are Sendable.
+
+  /// The center the observers are added to.
+  let center: NotificationCenter
+  /// The notification name, or `nil` for every name.
+  let name: Notification.Name?
+  /// The sender to match, or `nil` for any.
+  let object: Any?
+
+  /// Adds one block observer for `handler`: the primitive behind `addHandler` and `once`.
+  ///
+  /// ```swift
+  /// let saves = NotificationCenter.default.observing(.documentSaved)
+  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Notification>.plain { print($0.name.rawValue) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
+  /// - Returns: A token that removes the observer; dropping it does not.
+  ///
+  /// > Important: The rules of `NotificationCenter.observing(_:object:)`.
+  public func register<Owner: AnyObject & Sendable>(
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Notification>
+  ) -> Subscription {
+    let delivery = delivery
+    return handler.registerFlattened(once: once) { owner, handler in
+      addObserver(delivery: delivery, owner: owner, handler)
+    }
+  }
+
+  /// Adds the block observer; it ends itself at the first post that finds `owner` deallocated.
+  private func addObserver(
+    delivery: Delivery,
+    owner: (any AnyObject & Sendable)?,
+    _ handler: @escaping @Sendable (Notification) -> Void
+  ) -> Subscription {
+    let observation = NotificationObservation(center: center)
+    let isOwnerBound = owner != nil
+    weak let weakOwner = owner
+    let token: any NSObjectProtocol
+    if delivery.isImmediate {
+      token = center.addObserver(forName: name, object: object, queue: nil) { [observation] notification in
+        guard !observation.isEnded else { return }
+        if isOwnerBound && weakOwner == nil { return observation.end() }
+        handler(notification)
+      }
+    } else {
+      token = center.addObserver(forName: name, object: object, queue: nil) { [observation] notification in
+        guard !observation.isEnded else { return }
+        if isOwnerBound && weakOwner == nil { return observation.end() }
+        let transfer = NotificationTransfer(notification: notification)
+        delivery.execute {
+          guard !observation.isEnded else { return }
+          handler(transfer.notification)
+        }
+      }
+    }
+    observation.attach(token)
+    return Subscription(source: observation, node: nil)
+  }
+}

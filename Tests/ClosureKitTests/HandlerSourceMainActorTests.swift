@@ -1,0 +1,205 @@
+import ClosureKitTesting
+import Dispatch
+import Testing
+
+@testable import ClosureKit
+
+/// Registers the four main-actor registrations, each calling main-actor code (`screen.note`, which
+/// compiles only in a `@MainActor` closure and asserts it runs there).
+@MainActor func registerFourOnMainActor<Source: HandlerSource>(
+  on source: Source,
+  screen: OverloadScreen,
+  done: ClosureKitTesting.Expectation,
+  value: @escaping @Sendable (Source.Payload) -> Int
+) -> [Subscription] {
+  [
+    source.onMainActor.addHandler { payload in
+      screen.note("plain \(value(payload))")
+      done.fulfill()
+    },
+    source.onMainActor.addHandler(owner: screen) { screen, payload in
+      screen.note("owner \(value(payload))")
+      done.fulfill()
+    },
+    source.onMainActor.once { payload in
+      screen.note("once \(value(payload))")
+      done.fulfill()
+    },
+    source.onMainActor.once(owner: screen) { screen, payload in
+      screen.note("once owner \(value(payload))")
+      done.fulfill()
+    },
+  ]
+}
+
+@MainActor @Suite struct HandlerSourceMainActorTests {
+  /// Fires 1 and 2 from another thread: the every-time handlers see both, the one-shots the first.
+  func checkMainActorView<Source: HandlerSource>(
+    _ source: Source,
+    value: @escaping @Sendable (Source.Payload) -> Int,
+    fire: @escaping @Sendable (Int) -> Void
+  ) async {
+    let screen = OverloadScreen()
+    let done = Expectation(count: 6)
+    _ = registerFourOnMainActor(on: source, screen: screen, done: done, value: value)
+    DispatchQueue.global().async {
+      fire(1)
+      fire(2)
+    }
+    #expect(await done.wait(timeout: crossThreadDeadline))
+    await drainMainQueue()
+    #expect(screen.log.filter { $0.hasPrefix("plain") } == ["plain 1", "plain 2"])
+    #expect(screen.log.filter { $0.hasPrefix("owner") } == ["owner 1", "owner 2"])
+    #expect(screen.log.filter { $0.hasPrefix("once ") && !$0.hasPrefix("once owner") } == ["once 1"])
+    #expect(screen.log.filter { $0.hasPrefix("once owner") } == ["once owner 1"])
+  }
+
+  @Test func eventOnMainActorRunsTheFourOnTheMainActor() async {
+    let event = Event<Int>()
+    await checkMainActorView(event, value: { $0 }, fire: event.send)
+  }
+
+  @Test func controlActionsOnMainActorRunTheFourOnTheMainActor() async {
+    let actions = ControlActions<SourceKind, Int>()
+    await checkMainActorView(actions.actions(for: .up), value: { $0 }) { actions.sendActions(for: .up, with: $0) }
+  }
+
+  @Test func observedOnMainActorRunsTheFourOnTheMainActor() async {
+    let box = Observed(0)
+    await checkMainActorView(box.observing(), value: { $0.newValue! }) { box.value = $0 }
+  }
+
+  @Test func observableKeyPathsOnMainActorRunOnTheMainActor() async {
+    let model = SourceModel()
+    let counter = MainActorCounter()
+    let screen = OverloadScreen()
+    let done = ClosureKitTesting.Expectation(count: 4)
+    model.observing(\.count, options: [.initial, .new]).onMainActor.addHandler { change in
+      screen.note("model \(change.newValue!)")
+      done.fulfill()
+    }
+    counter.observing(\.count, options: [.initial, .new]).onMainActor.once(owner: screen) { screen, change in
+      screen.note("counter once \(change.newValue!)")
+      done.fulfill()
+    }
+    counter.observing(\.count).onMainActor.addHandler { change in
+      screen.note("counter \(change.newValue!)")
+      done.fulfill()
+    }
+    model.count = 1
+    counter.count = 1
+    #expect(await done.wait(timeout: crossThreadDeadline))
+    await drainMainQueue()
+    #expect(screen.log.filter { $0.hasPrefix("model") } == ["model 0", "model 1"])
+    #expect(screen.log.filter { $0.hasPrefix("counter once") } == ["counter once 0"])
+    #expect(screen.log.filter { $0.hasPrefix("counter ") && !$0.hasPrefix("counter once") } == ["counter 1"])
+  }
+
+  @Test func aMainActorHandlerIsNeverCalledSynchronouslyNorAfterCancel() async {
+    let event = Event<Int>()
+    let screen = OverloadScreen()
+    let kept = event.onMainActor.addHandler { value in screen.note("kept \(value)") }
+    let cancelled = event.onMainActor.addHandler { value in screen.note("cancelled \(value)") }
+    event.send(1)  // on the main actor: enqueued, not run
+    #expect(screen.log.isEmpty)
+    cancelled.cancel()
+    await drainMainQueue()
+    #expect(screen.log == ["kept 1"])
+    _ = kept
+  }
+
+  @Test func mainActorDeliveriesKeepSendOrder() async {
+    let event = Event<Int>()
+    let screen = OverloadScreen()
+    let done = Expectation(count: 100)
+    event.onMainActor.addHandler { value in
+      screen.note("\(value)")
+      done.fulfill()
+    }
+    DispatchQueue.global().async { for value in 0..<100 { event.send(value) } }
+    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(screen.log == (0..<100).map { "\($0)" })
+  }
+}
+
+/// The deprecated spellings keep working for one release. Each test is itself deprecated, which
+/// silences the deprecation warnings inside it.
+@MainActor @Suite struct HandlerSourceDeprecatedSpellingTests {
+  @available(*, deprecated)
+  @Test func mainActorDeliveryOverloadsStillRunOnTheMainActor() async {
+    let screen = OverloadScreen()
+    let event = Event<Int>()
+    let actions = ControlActions<SourceKind, Int>()
+    let box = Observed(0)
+    let done = Expectation(count: 8)
+    event.addHandler(on: .mainActor) { @MainActor value in
+      screen.note("event \(value)")
+      done.fulfill()
+    }
+    event.addHandler(owner: screen, on: .mainActor) { @MainActor screen, value in
+      screen.note("event owner \(value)")
+      done.fulfill()
+    }
+    event.once(on: .mainActor) { @MainActor value in
+      screen.note("event once \(value)")
+      done.fulfill()
+    }
+    event.once(owner: screen, on: .mainActor) { @MainActor screen, value in
+      screen.note("event once owner \(value)")
+      done.fulfill()
+    }
+    actions.addAction(for: .up, on: .mainActor) { @MainActor value in
+      screen.note("action \(value)")
+      done.fulfill()
+    }
+    actions.addAction(for: .up, owner: screen, on: .mainActor) { @MainActor screen, value in
+      screen.note("action owner \(value)")
+      done.fulfill()
+    }
+    box.observe(on: .mainActor) { @MainActor change in
+      screen.note("box \(change.newValue!)")
+      done.fulfill()
+    }
+    box.observe(owner: screen, on: .mainActor) { @MainActor screen, change in
+      screen.note("box owner \(change.newValue!)")
+      done.fulfill()
+    }
+    DispatchQueue.global().async {
+      event.send(1)
+      actions.sendActions(for: .up, with: 1)
+      box.value = 1
+    }
+    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(
+      Set(screen.log) == [
+        "event 1", "event owner 1", "event once 1", "event once owner 1", "action 1", "action owner 1", "box 1",
+        "box owner 1",
+      ])
+  }
+
+  @available(*, deprecated)
+  @Test func ownerOverloadsStillWork() {
+    let actions = ControlActions<SourceKind, Int>()
+    let box = Observed(0)
+    let seen = Recorder<String>()
+    var owner: Tracked? = Tracked("owner")
+    actions.addAction(for: .up, owner: owner!) { owner, value in seen.append("\(owner.name) action \(value)") }
+    box.observe(owner: owner!) { owner, change in seen.append("\(owner.name) box \(change.newValue!)") }
+    actions.sendActions(for: .up, with: 1)
+    box.value = 1
+    owner = nil
+    actions.sendActions(for: .up, with: 2)
+    box.value = 2
+    #expect(seen.values == ["owner action 1", "owner box 1"])
+  }
+
+  @available(*, deprecated)
+  @Test nonisolated func observableOwnerOverloadStillWorks() async {
+    let model = SourceModel()
+    let owner = Tracked("owner")
+    let seen = Recorder<Int>()
+    model.observe(\.count, owner: owner) { _, change in seen.append(change.newValue!) }
+    model.count = 1
+    #expect(await eventually { seen.values == [1] })
+  }
+}
