@@ -4,19 +4,19 @@
 // what the reader of that file's examples knows from the documented type (the `event` of Event's
 // examples, the `request` of a presenter's). Shared stand-ins are in Context.swift.
 
-// MARK: Sources/ClosureKit/ClosureTimer.swift
+// MARK: Sources/ClosureKit/Timers/ClosureTimer.swift
 var timer = makeTimer()
 @Sendable func refresh() {}
 @Sendable func reload() {}
 
-// MARK: Sources/ClosureKit/ClosureTimer+Control.swift
+// MARK: Sources/ClosureKit/Timers/ClosureTimer+Control.swift
 var timer = makeTimer()
 @Sendable func reload() {}
 
-// MARK: Sources/ClosureKit/Delegate.swift
+// MARK: Sources/ClosureKit/Delegates/Delegate.swift
 let shouldSave = Delegate<Document, Bool>()
 
-// MARK: Sources/ClosureKit/WeakAssociatedKey.swift
+// MARK: Sources/ClosureKit/Configuration/WeakAssociatedKey.swift
 enum Keys { static let parent = WeakAssociatedKey<Widget>() }
 let child = Widget()
 var parent: Widget? = Widget()
@@ -43,20 +43,20 @@ let request = DialogRequest(
 let pipeRead: Int32 = 0
 let logFile: Int32 = 2
 
-// MARK: Sources/ClosureKit/Event+AsyncSequence.swift
+// MARK: Sources/ClosureKit/Events/Event+AsyncSequence.swift
 let scrolled = Event<Double>()
 
-// MARK: Sources/ClosureKit/HandlerValues.swift
+// MARK: Sources/ClosureKit/Events/HandlerValues.swift
 let event = Event<Int>()
 var iterator = event.values.makeAsyncIterator()
 
-// MARK: Sources/ClosureKit/Event+MainActor.swift
+// MARK: Sources/ClosureKit/Events/Event+MainActor.swift
 let renamed = Event<String>()
 
-// MARK: Sources/ClosureKit/Event.swift
+// MARK: Sources/ClosureKit/Events/Event.swift
 let loaded = Event<Void>()
 
-// MARK: Sources/ClosureKit/KeepAlive.swift
+// MARK: Sources/ClosureKit/Delegates/KeepAlive.swift
 let keepAlive = KeepAlive()
 final class Adapter: Sendable { let keepAlive = KeepAlive() }
 let adapter = Adapter()
@@ -74,7 +74,7 @@ let player = Player()
 final class ThemeSettings: @unchecked Sendable { @Observed var theme = "light" }
 let settings = ThemeSettings()
 
-// MARK: Sources/ClosureKit/Subscription.swift
+// MARK: Sources/ClosureKit/Events/Subscription.swift
 let subscription = Subscription {}
 
 // MARK: Sources/ClosureKitFoundation/Cache/ClosureCache.swift
@@ -119,14 +119,14 @@ final class Counter: @unchecked Sendable {
   func increment() { value += 1 }
 }
 
-// MARK: Sources/ClosureKit/Configurable.swift
+// MARK: Sources/ClosureKit/Configuration/Configurable.swift
 struct Insets: Configurable { var top = 0.0, bottom = 0.0 }
 
-// MARK: Sources/ClosureKit/DismissRequesting.swift
+// MARK: Sources/ClosureKit/Configuration/DismissRequesting.swift
 final class EditScreen: DismissRequesting { func saveTapped() { requestDismiss() } }
 final class ShareSheet: DismissRequesting {}
 
-// MARK: Sources/ClosureKit/Presentable.swift
+// MARK: Sources/ClosureKit/Configuration/Presentable.swift
 final class EditScreen: Presentable {
   var title = ""
   init() {}

@@ -44,8 +44,6 @@ final class NotificationObservation: SubscriptionSource {
   func cancel(_ subscription: Subscription) { end() }
 
   func isCancelled(_ subscription: Subscription) -> Bool { isEnded }
-
-  func subscriptionWillDeinit(_ subscription: Subscription) {}
 }
 
 /// A notification handed to a handler on another thread or in an async sequence.

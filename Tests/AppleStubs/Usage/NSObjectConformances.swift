@@ -1,6 +1,6 @@
 // Type-checked by Scripts/typecheck-apple.sh against Tests/StubSDK's UIKit and a ClosureKit whose
 // Apple branches are selected: `NSObject: Configurable, DismissRequesting`
-// (Sources/ClosureKit/NSObject+ClosureKit.swift) used as UIKit code uses it, with no conformance
+// (Sources/ClosureKit/Configuration/NSObject+ClosureKit.swift) used as UIKit code uses it, with no conformance
 // declared by the app. On Linux these calls do not compile (there is no NSObject conformance).
 #if canImport(UIKit)
   import ClosureKit

@@ -158,8 +158,6 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
   package func isCancelled(_ subscription: Subscription) -> Bool {
     isEnded || root == nil || isOrphaned
   }
-
-  package func subscriptionWillDeinit(_ subscription: Subscription) {}
 }
 
 /// The handler of an observation, or `nil` once it has ended.

@@ -94,6 +94,4 @@ extension ClosureTimer: SubscriptionSource {
   package func isCancelled(_ subscription: Subscription) -> Bool {
     !isValid
   }
-
-  package func subscriptionWillDeinit(_ subscription: Subscription) {}
 }
