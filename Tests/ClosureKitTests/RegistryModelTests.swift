@@ -64,7 +64,7 @@ import Testing
           if let ownerID {
             let owner = owners[ownerID] ?? Owner()
             owners[ownerID] = owner
-            token = controls.addAction(for: TestKinds(rawValue: kinds), owner: owner) { _, _ in
+            token = controls.actions(for: TestKinds(rawValue: kinds)).addHandler(owner: owner) { _, _ in
               withExtendedLifetime(capture) { calls.append(id) }
             }
           } else {
