@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The thread-safe, ordered handler list behind ``Event`` and ``ControlActions``: the registry.
 ///
 /// Its state is a ``HandlerListState`` behind a ``Locked``; every change is a method of that state,
@@ -19,6 +21,22 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
 
   @usableFromInline let state = Locked(HandlerListState<Payload, Tag>())
+
+  /// Under ThreadSanitizer only: every send adds to it (releasing) when it has finished reading its
+  /// snapshot, and every change of the entries loads it (acquiring) first. The snapshot shares the
+  /// entries' buffer until a change copies it; a change writes in place only once the buffer is
+  /// unique again, which orders it after every send's reads through the runtime's reference
+  /// counts, an edge ThreadSanitizer cannot see (``isUnderThreadSanitizer``). Unused otherwise.
+  @usableFromInline let snapshotsRead = Atomic<Int>(0)
+
+  /// `state.withLock` for a change of the entries (see ``snapshotsRead``).
+  @inlinable
+  func withStateChange<Result>(_ body: (inout HandlerListState<Payload, Tag>) -> Result) -> Result {
+    state.withLock { state in
+      if isUnderThreadSanitizer { _ = snapshotsRead.load(ordering: .acquiring) }
+      return body(&state)
+    }
+  }
 
   @inlinable init() {
     // Checked casts: the closures are constants that only this init sets, on this very list.
@@ -73,7 +91,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
     let isDiagnosing = DiagnosticsSwitch.isEnabled
     let newOwners = extended?.isOwnerBound == true ? 1 : 0
     // The outcome comes out of the lock with it: `node.index` is the lock's to read.
-    let (isAppended, candidates) = state.withLock { state -> (Bool, [ExtendedNode]?) in
+    let (isAppended, candidates) = withStateChange { state -> (Bool, [ExtendedNode]?) in
       guard state.append(entry, extended: extended) else { return (false, nil) }
       if isDiagnosing { state.sites[ObjectIdentifier(node)] = site }
       return (true, state.sweepCandidates(newOwners: newOwners))
@@ -150,7 +168,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   @inlinable
   func remove(_ nodes: [HandlerNode]) {
     if nodes.count == 1 { return remove(nodes[0]) }
-    var garbage = state.withLock { state in nodes.reversed().map { state.remove($0) } }
+    var garbage = withStateChange { state in nodes.reversed().map { state.remove($0) } }
     garbage.reverse()
     withExtendedLifetime(garbage) {}  // released after the lock
   }
@@ -158,7 +176,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   /// Removes an ended node; releases its entry after the lock is dropped.
   @inlinable
   func remove(_ node: HandlerNode) {
-    let garbage = state.withLock { $0.remove(node) }
+    let garbage = withStateChange { $0.remove(node) }
     withExtendedLifetime(garbage) {}  // released after the lock
   }
 
@@ -189,7 +207,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   /// Ends every handler: called by the source's deinit.
   @inlinable
   func close() {
-    let garbage = state.withLock { $0.close() }
+    let garbage = withStateChange { $0.close() }
     withExtendedLifetime(garbage) {}  // released after the lock
   }
 
@@ -226,7 +244,7 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
   /// Lets `body` change each live handler's tag; removes those for which it returns `false`.
   @inlinable
   func updateTags(_ body: (inout Tag) -> Bool) {
-    let garbage = state.withLock { state -> (Entry?, [Entry?]) in
+    let garbage = withStateChange { state -> (Entry?, [Entry?]) in
       // Collected first, removed after the loop (a removal may compact the entries); the first in
       // a variable of its own, so that the common removal of one handler allocates nothing.
       var first: HandlerNode?

@@ -130,15 +130,15 @@ struct ObserverEntry {
   }
 
   /// The observer of the entry at `entry`, unretained: valid while the entries that hold it live.
+  /// Read through the typed pointer (an addressor), a borrow: no raw offsets.
   @inlinable
   static func observer(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedObserver> {
-    UnsafeRawPointer(entry).load(as: Unmanaged<ObservedObserver>.self)
+    Unmanaged.passUnretained(entry.pointee.observer)
   }
 
-  /// The handler of the entry at `entry`, unretained, likewise. Swift lays out a struct's stored
-  /// properties in declaration order, so the handler follows the observer (see ``HandlerEntry``).
+  /// The handler of the entry at `entry`, unretained, likewise.
   @inlinable
   static func handler(at entry: UnsafePointer<ObserverEntry>) -> Unmanaged<ObservedHandlerCore> {
-    (UnsafeRawPointer(entry) + MemoryLayout<ObservedObserver>.stride).load(as: Unmanaged<ObservedHandlerCore>.self)
+    Unmanaged.passUnretained(entry.pointee.handler)
   }
 }

@@ -195,6 +195,8 @@ extension ObservedStorage {
       let entry = base + index
       ObserverEntry.observer(at: entry)._withUnsafeGuaranteedRef { observer in
         ObserverEntry.handler(at: entry)._withUnsafeGuaranteedRef { handler in
+          // Not chosen by a flag: every handler of this storage is made by its `add`, as
+          // `ObservedHandler<Value>` (`Handler`); `unsafeDowncast` checks it in debug builds.
           body(observer, unsafeDowncast(handler, to: Handler.self))
         }
       }
