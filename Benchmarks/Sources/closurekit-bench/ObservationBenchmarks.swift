@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Observation
 import Synchronization
@@ -365,7 +366,7 @@ func coalescingBenchmark() async {
 func crossThreadMissRate() {
   var table = Table("cross-thread bursts: last value missed", unit: "% of bursts")
   let trials = 1_000
-  var generator = SplitMix64(seed: 7)
+  var generator = SeededGenerator(seed: 7)
   for (name, delivery) in [("queue(other)", "queue"), ("immediate (hop off the writer)", "immediate")] {
     var missed = 0
     let model = LockedModel()
