@@ -25,10 +25,9 @@ final class HeadlessButton: Sendable {
 }
 
 /// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
-final class CounterScreen: Sendable {
-  let name: String
-  init(name: String) { self.name = name }
-  deinit { print("  \(name) deallocated") }
+typealias CounterScreen = DemoObject
+
+extension CounterScreen {
   func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
 }
 

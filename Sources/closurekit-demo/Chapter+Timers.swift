@@ -2,10 +2,9 @@ import ClosureKit
 import ClosureKitTesting
 
 /// A view model that binds a timer to itself with `owner:`, so no `[weak self]` is needed.
-final class StopwatchModel: Sendable {
-  let name: String
-  init(name: String) { self.name = name }
-  deinit { print("  \(name) deallocated") }
+typealias StopwatchModel = DemoObject
+
+extension StopwatchModel {
   func tick(_ count: Int) { print("  \(name) tick \(count)") }
 }
 

@@ -87,34 +87,16 @@ func xmlEventsTable(megabytes: Int, rounds: Int) async -> Table {
   let document = makeBenchmarkDocument(megabytes: megabytes)
   let tally = SAXTally()
   let handlers = tally.countingHandlers
-  var best = [Double](repeating: .infinity, count: 3)
-  var counts: [SAXCount] = []
-  for _ in 0..<rounds {
-    best[0] = min(
-      best[0],
-      await wallNanoseconds {
-        tally.reset()
-        precondition((try? ClosureXMLParser.parse(document, handlers: handlers)) == .finished)
-      })
-    best[1] = min(
-      best[1],
-      await wallNanoseconds {
-        counts.append(await Task.detached { await countEvents(ClosureXMLParser.events(in: document)) }.value)
-      })
-    best[2] = min(
-      best[2],
-      await wallNanoseconds {
-        counts.append(await Task.detached { await countEvents(XMLParser.events(in: document)) }.value)
-      })
-  }
-  let expected = tally.count
-  precondition(counts.allSatisfy { $0 == expected }, "the async forms and the callbacks saw different events")
+  let best = await fastestXMLRounds(
+    rounds, tally: tally,
+    callback: { precondition((try? ClosureXMLParser.parse(document, handlers: handlers)) == .finished) },
+    asyncForms: [{ ClosureXMLParser.events(in: document) }, { XMLParser.events(in: document) }])
   var table = Table(
     "every event of a \(document.count / 1_000_000) MB document (wall time, fastest of \(rounds) interleaved rounds)",
     unit: "ms")
-  table.add("ClosureXMLParser.parse(_:handlers:)", best[0] / 1e6, baseline: true)
-  table.add("ClosureXMLParser.events(in:), for try await", best[1] / 1e6)
-  table.add("XMLParser.events(in:), for try await", best[2] / 1e6)
+  table.add("ClosureXMLParser.parse(_:handlers:)", best[0], baseline: true)
+  table.add("ClosureXMLParser.events(in:), for try await", best[1])
+  table.add("XMLParser.events(in:), for try await", best[2])
   return table
 }
 
@@ -143,29 +125,43 @@ func xmlBytesEventsTable(megabytes: Int, rounds: Int) async -> Table {
   let bytes = InMemoryBytes(data: [UInt8](makeBenchmarkDocument(megabytes: megabytes)))
   let tally = SAXTally()
   let handlers = tally.countingHandlers
-  var best = [Double](repeating: .infinity, count: 2)
+  let best = await fastestXMLRounds(
+    rounds, tally: tally,
+    callback: { precondition((try? await ClosureXMLParser.parse(bytes, handlers: handlers)) == .finished) },
+    asyncForms: [{ ClosureXMLParser.events(in: bytes) }])
+  var table = Table(
+    "every event of a \(bytes.data.count / 1_000_000) MB document read as bytes (wall time, fastest of \(rounds) rounds)",
+    unit: "ms")
+  table.add("ClosureXMLParser.parse(bytes, handlers:)", best[0], baseline: true)
+  table.add("ClosureXMLParser.events(in: bytes), for try await", best[1])
+  return table
+}
+
+/// Runs `callback` (which counts into `tally`) and then each of `asyncForms`, iterated to the end
+/// in a detached task, in `rounds` interleaved rounds; checks that every form saw the callback's
+/// events and returns each one's fastest round in milliseconds, the callback's first.
+func fastestXMLRounds(
+  _ rounds: Int, tally: SAXTally, callback: () async -> Void,
+  asyncForms: [@Sendable () -> XMLEventSequence]
+) async -> [Double] {
+  var best = [Double](repeating: .infinity, count: 1 + asyncForms.count)
   var counts: [SAXCount] = []
   for _ in 0..<rounds {
     best[0] = min(
       best[0],
       await wallNanoseconds {
         tally.reset()
-        precondition((try? await ClosureXMLParser.parse(bytes, handlers: handlers)) == .finished)
+        await callback()
       })
-    best[1] = min(
-      best[1],
-      await wallNanoseconds {
-        counts.append(await Task.detached { await countEvents(ClosureXMLParser.events(in: bytes)) }.value)
-      })
+    for (index, events) in asyncForms.enumerated() {
+      best[index + 1] = min(
+        best[index + 1],
+        await wallNanoseconds { counts.append(await Task.detached { await countEvents(events()) }.value) })
+    }
   }
   let expected = tally.count
-  precondition(counts.allSatisfy { $0 == expected }, "the byte forms saw different events")
-  var table = Table(
-    "every event of a \(bytes.data.count / 1_000_000) MB document read as bytes (wall time, fastest of \(rounds) rounds)",
-    unit: "ms")
-  table.add("ClosureXMLParser.parse(bytes, handlers:)", best[0] / 1e6, baseline: true)
-  table.add("ClosureXMLParser.events(in: bytes), for try await", best[1] / 1e6)
-  return table
+  precondition(counts.allSatisfy { $0 == expected }, "the async forms and the callbacks saw different events")
+  return best.map { $0 / 1e6 }
 }
 
 /// Peak resident memory of a child process that iterates every event of a `megabytes` MB
