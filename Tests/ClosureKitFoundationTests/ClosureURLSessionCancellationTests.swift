@@ -24,7 +24,8 @@ import Testing
   // in thread-local storage) while it instantiates `Range`'s metadata cache, and the lock's word
   // names a thread that is itself waiting for the lock. Scripts/repro/tsan-swift-once is the
   // standalone attempt at reproducing it (it did not hang in 10 runs).
-  @Test(.disabled(if: isUnderThreadSanitizer, "the child hangs in the Swift runtime's swift_once under ThreadSanitizer"))
+  @Test(
+    .disabled(if: isUnderThreadSanitizer, "the child hangs in the Swift runtime's swift_once under ThreadSanitizer"))
   func cancellingBytesAndDownloadsAtRandomMomentsNeverStopsTheProcess() async {
     await #expect(processExitsWith: .success) {
       try await raceCancellationsAgainstCompletion(rounds: isUnderAddressSanitizer ? 24 : 120, concurrency: 20)

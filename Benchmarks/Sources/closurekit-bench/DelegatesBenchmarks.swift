@@ -147,7 +147,8 @@ func saxBenchmark(megabytes: Int, rounds: Int) {
 /// file, and `ClosureXMLParser.parse(contentsOf:)`.
 func saxPeakMemoryBenchmark(megabytes: Int) {
   withBenchmarkDocumentFile(megabytes: megabytes) { url in
-    var table = Table("peak memory parsing a \(megabytes) MB file (maximum resident set of a child process)", unit: "MB")
+    var table = Table(
+      "peak memory parsing a \(megabytes) MB file (maximum resident set of a child process)", unit: "MB")
     table.add("idle child process", peakInChildProcess("idle", url), baseline: true)
     table.add("XMLParser(stream:) + hand-written delegate", peakInChildProcess("foundation", url))
     table.add("ClosureXMLParser.parse(contentsOf:)", peakInChildProcess("closures", url))

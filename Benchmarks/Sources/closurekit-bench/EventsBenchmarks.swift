@@ -223,4 +223,3 @@ func memoryProbe(_ variant: String) {
   print(Double(residentBytes() - before) / Double(count))
   blackHole(keep.count)
 }
-
