@@ -45,13 +45,6 @@ final class RenameScreen: Presentable {
   }
 }
 
-/// The presenter, bound with `owner:` so its closure needs no `[weak self]`.
-typealias FileBrowser = DemoObject
-
-extension FileBrowser {
-  func close(_ screen: RenameScreen) { print("  \(name) closes the rename screen for \(screen.fileName)") }
-}
-
 extension Chapter {
   static let configuration = Chapter(
     name: "configuration",
@@ -103,4 +96,11 @@ extension Chapter {
     browser = nil
     screen.doneTapped()
   }
+}
+
+/// The presenter, bound with `owner:` so its closure needs no `[weak self]`.
+typealias FileBrowser = DemoObject
+
+extension FileBrowser {
+  func close(_ screen: RenameScreen) { print("  \(name) closes the rename screen for \(screen.fileName)") }
 }

@@ -24,13 +24,6 @@ final class HeadlessButton: Sendable {
   }
 }
 
-/// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
-typealias CounterScreen = DemoObject
-
-extension CounterScreen {
-  func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
-}
-
 extension Chapter {
   static let events = Chapter(
     name: "events",
@@ -89,4 +82,11 @@ extension Chapter {
     queue.sync {}
     print("  the queued delivery was dropped: cancel() wins over work already enqueued")
   }
+}
+
+/// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
+typealias CounterScreen = DemoObject
+
+extension CounterScreen {
+  func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
 }

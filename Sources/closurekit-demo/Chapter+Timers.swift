@@ -1,13 +1,6 @@
 import ClosureKit
 import ClosureKitTesting
 
-/// A view model that binds a timer to itself with `owner:`, so no `[weak self]` is needed.
-typealias StopwatchModel = DemoObject
-
-extension StopwatchModel {
-  func tick(_ count: Int) { print("  \(name) tick \(count)") }
-}
-
 extension Chapter {
   static let timers = Chapter(
     name: "timers",
@@ -61,4 +54,11 @@ extension Chapter {
     save.cancel()
     clock.advance(by: .seconds(2))
   }
+}
+
+/// A view model that binds a timer to itself with `owner:`, so no `[weak self]` is needed.
+typealias StopwatchModel = DemoObject
+
+extension StopwatchModel {
+  func tick(_ count: Int) { print("  \(name) tick \(count)") }
 }

@@ -88,11 +88,7 @@ import Testing
   }
 
   @Test func aLargeButAcceptableResponseHeadIsAResponse() async throws {
-    try await withServer { server in
-      let log = await run(URLRequest(url: server.url("/large-header/50000")))
-      #expect(log.statusCode == 200)
-      #expect(log.text == "large header")
-    }
+    try await expectResponse(to: "/large-header/50000", status: 200, text: "large header")
   }
 
   @Test func bytesForAMalformedResponseThrowsBadServerResponse() async throws {

@@ -102,6 +102,18 @@ func invalidate(_ session: ClosureURLSession) async {
   #expect(session.pendingTaskCount == 0)
 }
 
+/// Expects a data task to the test server's `path`, with closures that record everything, to end
+/// with a response of `status` and a body of `text`.
+func expectResponse(
+  to path: String, status: Int, text: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await withServer { server in
+    let log = await run(URLRequest(url: server.url(path)))
+    #expect(log.statusCode == status, sourceLocation: sourceLocation)
+    #expect(log.text == text, sourceLocation: sourceLocation)
+  }
+}
+
 /// Expects `bytes(for:)` of `url`, on a new session whose requests time out after `timeout`, to
 /// throw a `URLError` with `code`; then invalidates the session.
 func expectBytes(

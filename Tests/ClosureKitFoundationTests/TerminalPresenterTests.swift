@@ -84,11 +84,7 @@ extension TerminalPresenterTests {
 
     @Test func pipeReadsTextFieldsOneLineEachAndNeverEchoesSecureText() async throws {
       let seen = Log()
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in") { result in seen.set(result.textFieldValues) }
+      let login = makeSignInAlert { result in seen.set(result.textFieldValues) }
       let (result, output) = try await presentFromPipe(
         { try await login.present(on: $0) },
         input: "bob\nhunter2\nSign in\n"
@@ -293,11 +289,7 @@ extension TerminalPresenterTests {
 
     @Test func rawModeTextFieldsEditWithBackspaceAndHideSecureText() async throws {
       let terminal = PseudoTerminal()
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in")
+      let login = makeSignInAlert()
       login.enableButtons { values in !values[0].isEmpty }
       let presenter = terminal.presenter()
       let task = Task { try await login.present(on: presenter) }
@@ -340,11 +332,7 @@ extension TerminalPresenterTests {
     @Test func dumbTerminalUsesLinesAndTurnsEchoOffForSecureText() async throws {
       let terminal = PseudoTerminal()
       let before = essentials(terminal.settings())
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in")
+      let login = makeSignInAlert()
       let presenter = terminal.presenter(environment: ["TERM": "dumb"])
       let task = Task { try await login.present(on: presenter) }
       #expect(await terminal.read(until: "Name: "))
