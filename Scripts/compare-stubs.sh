@@ -23,14 +23,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-sdk=${1:-}
-[ -n "$sdk" ] || fail "usage: Scripts/compare-stubs.sh SDK_DIR"
-[ -f "$sdk/SDKSettings.json" ] || fail "$sdk is not an Apple SDK directory (no SDKSettings.json)"
-sdk="$(cd "$sdk" && pwd)"
+source Scripts/lib.sh
+require_sdk Scripts/compare-stubs.sh "${1:-}"
 target=arm64-apple-ios18.0
 work=.build/compare-stubs
 rm -rf "$work/stdlib-sdk" "$work/overlays" "$work/interfaces"

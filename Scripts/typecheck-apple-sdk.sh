@@ -34,14 +34,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 shopt -s nullglob globstar
 
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
-sdk=${1:-}
-[ -n "$sdk" ] || fail "usage: Scripts/typecheck-apple-sdk.sh SDK_DIR"
-[ -f "$sdk/SDKSettings.json" ] || fail "$sdk is not an Apple SDK directory (no SDKSettings.json)"
-sdk="$(cd "$sdk" && pwd)"
+source Scripts/lib.sh
+require_sdk Scripts/typecheck-apple-sdk.sh "${1:-}"
 target=${APPLE_SDK_TARGET:-arm64-apple-ios18.0}
 work=.build/apple-sdk
 rm -rf "$work/modules" "$work/doc-examples" "$work/resources"
@@ -152,18 +146,7 @@ printf '    %s\n' "${usage[@]}"
 typecheck AppleSDKUsage "${usage[@]}"
 
 echo "==> the Swift blocks of UIKit.md and of ClosureKitUIKit's doc comments"
-docSources=(Sources/ClosureKit/Documentation.docc/UIKit.md Sources/ClosureKitUIKit/**/*.swift)
-blocks=0
-for source in "${docSources[@]}"; do
-  mode=doc
-  [[ "$source" == *.md ]] && mode=md
-  name="$(echo "$source" | tr '/+.' '___')"
-  generated="$work/doc-examples/$name.swift"
-  awk -v MODE="$mode" -v SOURCE="$source" -v PREFIX="${name}_" \
-    -f Tests/StubSDK/DocExamples/extract-swift-blocks.awk "$source" >"$generated"
-  count="$(sed -n 's|^// \([0-9]*\) blocks$|\1|p' "$generated")"
-  if [ "$count" = 0 ]; then rm "$generated"; else blocks=$((blocks + count)); fi
-done
+extract_uikit_doc_blocks Tests/StubSDK/DocExamples/extract-swift-blocks.awk "$work/doc-examples"
 [ "$blocks" -gt 0 ] || fail "no Swift code blocks found"
 echo "    $blocks blocks"
 typecheck AppleSDKDocExamples Tests/StubSDK/DocExamples/DocExampleContext.swift "$work"/doc-examples/*.swift
@@ -179,12 +162,7 @@ for control in "${controls[@]}"; do
     -primary-file "$control" >"$work/negative.log" 2>&1; then
     fail "$control type-checked against the SDK, so this check checks nothing"
   fi
-  if ! grep -qF -- "error: $expected" "$work/negative.log"; then
-    echo "FAIL: $control failed, but not with the expected error 'error: $expected':" >&2
-    cat "$work/negative.log" >&2
-    exit 1
-  fi
-  echo "    ok: $control: error: $expected"
+  expect_named_error "$control" "$work/negative.log"
 done
 
 echo "==> mutation control: ClosureKit's Darwin thread start with \`fromOpaque(context!)\` injected must fail"

@@ -34,10 +34,7 @@ work=.build/apple-stubs
 rm -rf "$work"
 mkdir -p "$work/overlays" "$work/module-cache" "$work/plain" "$work/linux" "$work/linux-above" "$work/uikit-overlays" "$work/uikit"
 shopt -s nullglob globstar
-fail() {
-  echo "FAIL: $*" >&2
-  exit 1
-}
+source Scripts/lib.sh
 
 # The stub overlays are compiled with `base`; ClosureKit's modules with `common` (one package).
 base=(
@@ -111,12 +108,7 @@ check ClosureKit kitFlags plain "$canary" Sources/ClosureKit/**/*.swift
 # files with `canImport(ObjectiveC)` code, the rest for their declarations. (With Objective-C
 # interop, Linux's standard library lacks the intrinsics of `&value` pointer arguments, so the
 # files that use them are checked above, where they do not differ.)
-objcFiles=()
-otherFiles=()
-for file in Sources/ClosureKit/**/*.swift; do
-  if grep -q 'canImport(ObjectiveC)' "$file"; then objcFiles+=(-primary-file "$file"); else otherFiles+=("$file"); fi
-done
-[ ${#objcFiles[@]} -gt 0 ] || fail "no canImport(ObjectiveC) code in Sources/ClosureKit"
+split_objc_files
 echo "==> ClosureKit: type-checking the $((${#objcFiles[@]} / 2)) files with Objective-C branches against the stub ObjectiveC:"
 printf '    %s\n' "${objcFiles[@]/-primary-file/}" | grep -v '^ *$'
 swiftc -frontend -typecheck "${frontend[@]}" -module-name ClosureKit -parse-as-library "${common[@]}" "${darwin[@]}" \
@@ -230,11 +222,6 @@ for control in "${controls[@]}"; do
     -warnings-as-errors "$canary" "$control" >"$work/negative.log" 2>&1; then
     fail "$control type-checked, so the Apple-branch check checks nothing"
   fi
-  if ! grep -qF -- "error: $expected" "$work/negative.log"; then
-    echo "FAIL: $control failed, but not with the expected error 'error: $expected':" >&2
-    cat "$work/negative.log" >&2
-    exit 1
-  fi
-  echo "    ok: $control: error: $expected"
+  expect_named_error "$control" "$work/negative.log"
 done
 echo "Apple-branch type-check passed."

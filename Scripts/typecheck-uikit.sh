@@ -38,7 +38,7 @@ swiftc -emit-module -module-name Foundation -parse-as-library "${flags[@]}" \
 echo "    with $(swiftc --version 2>/dev/null | head -n 1)"
 
 shopt -s nullglob globstar
-fail() { echo "FAIL: $*" >&2; exit 1; }
+source Scripts/lib.sh
 canary="$stub/RequireStubUIKit.swift"
 
 # ClosureKit as an app on Apple platforms links it: with Objective-C interop and the stub
@@ -60,12 +60,7 @@ kitFlags=(
   -enable-upcoming-feature MemberImportVisibility
   -module-cache-path "$work/module-cache" -I "$work/overlays" -I "$stub/Headers"
 )
-objcFiles=()
-otherFiles=()
-for file in Sources/ClosureKit/**/*.swift; do
-  if grep -q 'canImport(ObjectiveC)' "$file"; then objcFiles+=(-primary-file "$file"); else otherFiles+=("$file"); fi
-done
-[ ${#objcFiles[@]} -gt 0 ] || fail "no canImport(ObjectiveC) code in Sources/ClosureKit"
+split_objc_files
 printf '    %s\n' "${objcFiles[@]/-primary-file/}" | grep -v '^ *$'
 swiftc -frontend -typecheck "${frontend[@]}" -module-name ClosureKit -parse-as-library "${kitFlags[@]}" \
   -enable-objc-interop -Xcc -fblocks -warnings-as-errors -primary-file "$canary" \
@@ -94,17 +89,7 @@ usage=("$stub"/Usage/*.swift)
 # Every ```swift block of UIKit.md and of the layer's doc comments, one generated file per source.
 rm -rf "$work/doc-examples"
 mkdir -p "$work/doc-examples"
-docSources=(Sources/ClosureKit/Documentation.docc/UIKit.md Sources/ClosureKitUIKit/**/*.swift)
-blocks=0
-for source in "${docSources[@]}"; do
-  mode=doc
-  [[ "$source" == *.md ]] && mode=md
-  name="$(echo "$source" | tr '/+.' '___')"
-  generated="$work/doc-examples/$name.swift"
-  awk -v MODE="$mode" -v SOURCE="$source" -v PREFIX="${name}_" -f "$stub/DocExamples/extract-swift-blocks.awk" "$source" >"$generated"
-  count="$(sed -n 's|^// \([0-9]*\) blocks$|\1|p' "$generated")"
-  if [ "$count" = 0 ]; then rm "$generated"; else blocks=$((blocks + count)); fi
-done
+extract_uikit_doc_blocks "$stub/DocExamples/extract-swift-blocks.awk" "$work/doc-examples"
 markdownBlocks="$(grep -c '^ *```swift' Sources/ClosureKit/Documentation.docc/UIKit.md)"
 [ "$markdownBlocks" -gt 0 ] || fail "no Swift code blocks found in UIKit.md"
 examples=("$work"/doc-examples/*.swift)

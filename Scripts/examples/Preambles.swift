@@ -2,7 +2,8 @@
 // (`// MARK: <path>:<line>`, the line of the block's first code line). Scripts/check-examples.sh puts
 // the matching sections at the top of a snippet's function, before the snippet's own `do {}` scope:
 // what the reader of that file's examples knows from the documented type (the `event` of Event's
-// examples, the `request` of a presenter's). Shared stand-ins are in Context.swift.
+// examples, the `request` of a presenter's). Several `// MARK:` lines in a row share the section under
+// them. Shared stand-ins are in Context.swift.
 
 // MARK: Sources/ClosureKit/Timers/ClosureTimer.swift
 var timer = makeTimer()
@@ -22,15 +23,7 @@ let child = Widget()
 var parent: Widget? = Widget()
 
 // MARK: Sources/ClosureKit/Dialogs/DialogPresenter.swift
-let request = DialogRequest(
-  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
-) { _ in true }
-
 // MARK: Sources/ClosureKit/Dialogs/DialogRequest.swift
-let request = DialogRequest(
-  style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []
-) { _ in true }
-
 // MARK: Sources/ClosureKitTesting/ScriptedPresenter.swift
 let request = DialogRequest(
   style: .alert, title: "Hi", message: nil, buttons: [DialogButton(title: "OK", role: .default)], textFields: []

@@ -224,13 +224,17 @@ def diagnostics(output):
 
 def preambles():
     """Scripts/examples/Preambles.swift: hidden preambles by `// MARK: path` or `// MARK: path:line`."""
-    sections, current = {}, None
+    sections, current, previous_was_mark = {}, None, False
     for line in open(PREAMBLES).read().split("\n"):
         match = re.match(r"^// MARK: (\S+)\s*$", line)
         if match:
-            current = sections.setdefault(match.group(1), [])
+            # A `// MARK:` right under another one shares its preamble (one block, several files).
+            if not previous_was_mark:
+                current = []
+            sections[match.group(1)] = current
         elif current is not None:
             current.append(line)
+        previous_was_mark = bool(match)
     return sections
 
 

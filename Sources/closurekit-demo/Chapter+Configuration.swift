@@ -45,14 +45,6 @@ final class RenameScreen: Presentable {
   }
 }
 
-/// The presenter, bound with `owner:` so its closure needs no `[weak self]`.
-final class FileBrowser: Sendable {
-  let name: String
-  init(_ name: String) { self.name = name }
-  deinit { print("  \(name) deallocated") }
-  func close(_ screen: RenameScreen) { print("  \(name) closes the rename screen for \(screen.fileName)") }
-}
-
 extension Chapter {
   static let configuration = Chapter(
     name: "configuration",
@@ -92,7 +84,7 @@ extension Chapter {
     print("  base: \(base.leading), wide: \(wide.leading)")
 
     print("\n4. A presenter answers the presented screen's dismiss request:")
-    var browser: FileBrowser? = FileBrowser("FileBrowser")
+    var browser: FileBrowser? = FileBrowser(name: "FileBrowser")
     let screen = make(RenameScreen.self, owner: browser!) { screen in
       screen.fileName = "notes.txt"
     } onDismissRequest: { browser, screen in
@@ -104,4 +96,11 @@ extension Chapter {
     browser = nil
     screen.doneTapped()
   }
+}
+
+/// The presenter, bound with `owner:` so its closure needs no `[weak self]`.
+typealias FileBrowser = DemoObject
+
+extension FileBrowser {
+  func close(_ screen: RenameScreen) { print("  \(name) closes the rename screen for \(screen.fileName)") }
 }

@@ -24,14 +24,6 @@ final class HeadlessButton: Sendable {
   }
 }
 
-/// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
-final class CounterScreen: Sendable {
-  let name: String
-  init(name: String) { self.name = name }
-  deinit { print("  \(name) deallocated") }
-  func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
-}
-
 extension Chapter {
   static let events = Chapter(
     name: "events",
@@ -92,4 +84,11 @@ extension Chapter {
     queue.sync {}
     print("  the queued delivery was dropped: cancel() wins over work already enqueued")
   }
+}
+
+/// A screen that binds itself to the button with `owner:`, so no `[weak self]` is needed.
+typealias CounterScreen = DemoObject
+
+extension CounterScreen {
+  func increment(_ button: HeadlessButton) { print("  \(name) saw a tap on \(button.title)") }
 }

@@ -1,14 +1,6 @@
 import ClosureKit
 import ClosureKitTesting
 
-/// A view model that binds a timer to itself with `owner:`, so no `[weak self]` is needed.
-final class StopwatchModel: Sendable {
-  let name: String
-  init(name: String) { self.name = name }
-  deinit { print("  \(name) deallocated") }
-  func tick(_ count: Int) { print("  \(name) tick \(count)") }
-}
-
 extension Chapter {
   static let timers = Chapter(
     name: "timers",
@@ -72,4 +64,11 @@ extension Chapter {
     clock.advance(by: .seconds(1))
     for await _ in shown {}
   }
+}
+
+/// A view model that binds a timer to itself with `owner:`, so no `[weak self]` is needed.
+typealias StopwatchModel = DemoObject
+
+extension StopwatchModel {
+  func tick(_ count: Int) { print("  \(name) tick \(count)") }
 }

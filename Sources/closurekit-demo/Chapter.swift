@@ -8,6 +8,15 @@ struct Chapter: Sendable {
   let run: @MainActor @Sendable () async throws -> Void
 }
 
+/// An object of the tour that says when it is deallocated, to show that binding a closure with
+/// `owner:` does not keep it alive. The chapters give it their methods (`CounterScreen`,
+/// `StopwatchModel`, `FileBrowser`).
+final class DemoObject: Sendable {
+  let name: String
+  init(name: String) { self.name = name }
+  deinit { print("  \(name) deallocated") }
+}
+
 /// Every chapter, in tour order. Each capability adds its chapter here and in a file of its own.
 let allChapters: [Chapter] = [
   .events,

@@ -8,12 +8,20 @@ private final class Entry: Sendable {
   init(_ name: String) { self.name = name }
 }
 
+/// A cache configured by `configure` whose `willEvictObject` records the evicted entries' names.
+private func recordingCache(
+  _ configure: (ClosureCache<NSString, Entry>) -> Void
+) -> (ClosureCache<NSString, Entry>, DelegateTestRecorder<String>) {
+  let cache = ClosureCache<NSString, Entry>()
+  configure(cache)
+  let evicted = DelegateTestRecorder<String>()
+  cache.willEvictObject.delegate { evicted.append($0.name) }
+  return (cache, evicted)
+}
+
 @Suite struct ClosureCacheTests {
   @Test func countLimitEvictionCallsTheClosure() {
-    let cache = ClosureCache<NSString, Entry>()
-    cache.countLimit = 2
-    let evicted = DelegateTestRecorder<String>()
-    cache.willEvictObject.delegate { evicted.append($0.name) }
+    let (cache, evicted) = recordingCache { $0.countLimit = 2 }
     cache.setObject(Entry("a"), forKey: "a", cost: 3)
     cache.setObject(Entry("b"), forKey: "b", cost: 2)
     cache.setObject(Entry("c"), forKey: "c", cost: 1)
@@ -27,19 +35,14 @@ private final class Entry: Sendable {
 
   #if !canImport(Darwin)
     @Test func linuxEvictsTheNewestAmongEqualCosts() {
-      let cache = ClosureCache<NSString, Entry>()
-      cache.countLimit = 2
-      let evicted = DelegateTestRecorder<String>()
-      cache.willEvictObject.delegate { evicted.append($0.name) }
+      let (cache, evicted) = recordingCache { $0.countLimit = 2 }
       for name in ["a", "b", "c"] { cache.setObject(Entry(name), forKey: name as NSString) }
       #expect(evicted.values == ["c"])
       #expect(cache.object(forKey: "a")?.name == "a")
     }
 
     @Test func removeObjectAndRemoveAllDoNotCallTheClosureOnLinux() {
-      let cache = ClosureCache<NSString, Entry>()
-      let evicted = DelegateTestRecorder<String>()
-      cache.willEvictObject.delegate { evicted.append($0.name) }
+      let (cache, evicted) = recordingCache { _ in }
       cache.setObject(Entry("a"), forKey: "a")
       cache.setObject(Entry("b"), forKey: "b")
       cache.setObject(Entry("b2"), forKey: "b")
@@ -50,10 +53,7 @@ private final class Entry: Sendable {
   #endif
 
   @Test func totalCostLimitEvictionCallsTheClosure() {
-    let cache = ClosureCache<NSString, Entry>()
-    cache.totalCostLimit = 10
-    let evicted = DelegateTestRecorder<String>()
-    cache.willEvictObject.delegate { evicted.append($0.name) }
+    let (cache, evicted) = recordingCache { $0.totalCostLimit = 10 }
     cache.setObject(Entry("x"), forKey: "x", cost: 6)
     cache.setObject(Entry("y"), forKey: "y", cost: 6)
     #expect(evicted.values.count == 1)

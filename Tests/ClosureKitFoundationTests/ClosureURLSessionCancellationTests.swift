@@ -13,19 +13,33 @@ import Testing
   /// FoundationNetworking stops the process when a `cancel()` is carried out after the task has
   /// completed (`TaskRegistry.swift:118`); before the fix, this child process died in every run
   /// with 200 rounds (6 of 6, loaded machine); with these 120 rounds, 3 of 5 on a lighter load.
-  // The child process inherits the parent's libcurl sockets (they are not close-on-exec), so while
-  // it runs, connections that other tests close stay open at their servers. Under a sanitizer it
-  // ran for about a minute and those tests' 30 s checks failed; the normal run takes ~15 s.
-  @Test(.disabled(if: isUnderSanitizer, "its child keeps other tests' connections open for too long"))
+  // Under AddressSanitizer it runs 24 rounds, not 120: the child inherits the sockets libcurl has
+  // open in this process when it starts (libcurl does not make them close-on-exec:
+  // Scripts/repro/libcurl-cloexec), so the connections of tests running beside it stay open at
+  // their servers until the child exits, and 120 rounds took 101 s there (their checks wait 30 s).
+  // Not under ThreadSanitizer, where the child process hangs in the Swift runtime, not in
+  // ClosureKit (issue 28 item 4; Networking.md, "Linux (FoundationNetworking) findings"): every
+  // thread of the loopback server, one per connection (1,566 after 10 minutes), waits in
+  // `swift_once` (the Linux `ulock`, a priority-inheritance futex whose owner is a thread id cached
+  // in thread-local storage) while it instantiates `Range`'s metadata cache, and the lock's word
+  // names a thread that is itself waiting for the lock. Scripts/repro/tsan-swift-once shows the
+  // stall without ClosureKit: 60 such threads take 28 to 59 s under ThreadSanitizer, 0.4 s plain.
+  @Test(
+    .disabled(if: isUnderThreadSanitizer, "the child hangs in the Swift runtime's swift_once under ThreadSanitizer"))
   func cancellingBytesAndDownloadsAtRandomMomentsNeverStopsTheProcess() async {
     await #expect(processExitsWith: .success) {
-      try await raceCancellationsAgainstCompletion(rounds: 120, concurrency: 20)
+      try await raceCancellationsAgainstCompletion(rounds: isUnderAddressSanitizer ? 24 : 120, concurrency: 20)
     }
   }
 
-  // Under ThreadSanitizer one of the 50 connections stayed open past the 30 s check, and requests
-  // of tests running beside it timed out; not understood yet (see the report of issue 16).
-  @Test(.disabled(if: isUnderSanitizer, "under ThreadSanitizer a cancelled request's connection stays open"))
+  // Runs under AddressSanitizer (7.6 s; 1.6 s plain). Not under ThreadSanitizer, where it passed
+  // alone after 16, 22 and 30 s, and beside other tests left a connection open past its 30 s check
+  // (issue 16's report): the same runtime stall as above, not ClosureKit's. 39 to 43 of the 50
+  // connections stay open after the loop because their server threads (42 in one thread dump) wait
+  // in `swift_once` inside `swift_getTupleTypeMetadata`, called from `Range.map` in the server's
+  // `sendBytes`. The process spins at 93 % CPU with every thread in `rt_mutex_schedule`, and the
+  // threads go on after 15 to 28 s.
+  @Test(.disabled(if: isUnderThreadSanitizer, "under ThreadSanitizer its server threads stall 15-28 s in swift_once"))
   func aCancelledDownloadEitherReturnsItsFileOrThrowsCancellationErrorAndLeavesNothing() async throws {
     try await withTemporaryDirectory { directory in
       try await withServer { server in

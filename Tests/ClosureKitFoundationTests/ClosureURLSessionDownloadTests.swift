@@ -48,17 +48,7 @@ import Testing
   }
 
   @Test func downloadFailureThrowsATypedErrorAndDeletesThePartialFile() async throws {
-    try await withTemporaryDirectory { directory in
-      try await withServer { server in
-        let session = makeSession()
-        let error = await #expect(throws: URLError.self) {
-          _ = try await session.download(for: URLRequest(url: server.url("/truncated/400000")), in: directory)
-        }
-        #expect(error?.code == .networkConnectionLost)
-        #expect(leftoverDownloads(in: directory).isEmpty)
-        await invalidate(session)
-      }
-    }
+    try await expectDownload(of: "/truncated/400000", toThrow: .networkConnectionLost)
   }
 
   @Test func cancellingADownloadThrowsCancellationErrorAndDeletesTheFile() async throws {

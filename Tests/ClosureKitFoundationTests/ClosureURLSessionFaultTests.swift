@@ -43,34 +43,19 @@ import Testing
   }
 
   @Test func bytesForAnUnsupportedSchemeThrowsUnsupportedURL() async throws {
-    let session = makeSession()
-    let error = await #expect(throws: URLError.self) {
-      _ = try await session.bytes(for: URLRequest(url: URL(string: "gopher://127.0.0.1/")!))
-    }
-    #expect(error?.code == .unsupportedURL)
-    await invalidate(session)
+    await expectBytes(for: URL(string: "gopher://127.0.0.1/")!, toThrow: .unsupportedURL)
   }
 
   @Test func bytesForARefusedConnectionThrowsCannotConnectToHost() async throws {
     let server = try LoopbackServer()
     let closedPort = server.url("/bytes/1")
     await server.stop()
-    let session = makeSession()
-    let error = await #expect(throws: URLError.self) {
-      _ = try await session.bytes(for: URLRequest(url: closedPort))
-    }
-    #expect(error?.code == .cannotConnectToHost)
-    await invalidate(session)
+    await expectBytes(for: closedPort, toThrow: .cannotConnectToHost)
   }
 
   @Test func bytesThrowsTimedOutWhenTheServerNeverAnswers() async throws {
     try await withServer { server in
-      let session = makeSession(timeout: 0.3)
-      let error = await #expect(throws: URLError.self) {
-        _ = try await session.bytes(for: URLRequest(url: server.url("/never")))
-      }
-      #expect(error?.code == .timedOut)
-      await invalidate(session)
+      await expectBytes(for: server.url("/never"), toThrow: .timedOut, timeout: 0.3)
     }
   }
 
@@ -103,35 +88,16 @@ import Testing
   }
 
   @Test func aLargeButAcceptableResponseHeadIsAResponse() async throws {
-    try await withServer { server in
-      let log = await run(URLRequest(url: server.url("/large-header/50000")))
-      #expect(log.statusCode == 200)
-      #expect(log.text == "large header")
-    }
+    try await expectResponse(to: "/large-header/50000", status: 200, text: "large header")
   }
 
   @Test func bytesForAMalformedResponseThrowsBadServerResponse() async throws {
     try await withServer { server in
-      let session = makeSession()
-      let error = await #expect(throws: URLError.self) {
-        _ = try await session.bytes(for: URLRequest(url: server.url("/malformed/status-line")))
-      }
-      #expect(error?.code == .badServerResponse)
-      await invalidate(session)
+      await expectBytes(for: server.url("/malformed/status-line"), toThrow: .badServerResponse)
     }
   }
 
   @Test func downloadOfAnOversizedResponseHeadThrowsBadServerResponse() async throws {
-    try await withTemporaryDirectory { directory in
-      try await withServer { server in
-        let session = makeSession()
-        let error = await #expect(throws: URLError.self) {
-          _ = try await session.download(for: URLRequest(url: server.url("/large-header/200000")), in: directory)
-        }
-        #expect(error?.code == .badServerResponse)
-        #expect(leftoverDownloads(in: directory).isEmpty)
-        await invalidate(session)
-      }
-    }
+    try await expectDownload(of: "/large-header/200000", toThrow: .badServerResponse)
   }
 }

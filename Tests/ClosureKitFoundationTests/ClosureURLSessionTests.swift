@@ -139,11 +139,7 @@ import Testing
   }
 
   @Test func unsetChallengeClosureUsesDefaultHandlingAndDeliversThe401() async throws {
-    try await withServer { server in
-      let log = await run(URLRequest(url: server.url("/basic-auth/user/secret")))
-      #expect(log.statusCode == 401)
-      #expect(log.text == "unauthorized")
-    }
+    try await expectResponse(to: "/basic-auth/user/secret", status: 401, text: "unauthorized")
   }
 
   @Test func challengeClosureCredentialAuthenticatesAndOnlyTheFinalBodyArrives() async throws {

@@ -71,12 +71,20 @@ private final class Sandbox {
   }
 
   @Test func moveAsksThenMoves() throws {
+    try expectAsksForTheItemThenCreates("moved.txt") { try FileManager.default.moveItem(at: $0, to: $1, handlers: $2) }
+  }
+
+  /// Runs `operation` on the sandbox's `a.txt` with a `shouldProcessItem` that records and allows,
+  /// and expects that it asked about `a.txt` once and that `destinationName` exists afterwards.
+  private func expectAsksForTheItemThenCreates(
+    _ destinationName: String, _ operation: (URL, URL, FileOperationHandlers) throws -> Void
+  ) throws {
     let sandbox = try Sandbox()
-    let destination = sandbox.root.appendingPathComponent("moved.txt")
+    let destination = sandbox.root.appendingPathComponent(destinationName)
     let asked = DelegateTestRecorder<String>()
-    try FileManager.default.moveItem(
-      at: sandbox.source.appendingPathComponent("a.txt"), to: destination,
-      handlers: FileOperationHandlers(shouldProcessItem: { source, _ in
+    try operation(
+      sandbox.source.appendingPathComponent("a.txt"), destination,
+      FileOperationHandlers(shouldProcessItem: { source, _ in
         asked.append(source.lastPathComponent)
         return true
       }))
@@ -95,17 +103,7 @@ private final class Sandbox {
   }
 
   @Test func linkAsksForTheItem() throws {
-    let sandbox = try Sandbox()
-    let destination = sandbox.root.appendingPathComponent("link.txt")
-    let asked = DelegateTestRecorder<String>()
-    try FileManager.default.linkItem(
-      at: sandbox.source.appendingPathComponent("a.txt"), to: destination,
-      handlers: FileOperationHandlers(shouldProcessItem: { source, _ in
-        asked.append(source.lastPathComponent)
-        return true
-      }))
-    #expect(asked.values == ["a.txt"])
-    #expect(FileManager.default.fileExists(atPath: destination.path))
+    try expectAsksForTheItemThenCreates("link.txt") { try FileManager.default.linkItem(at: $0, to: $1, handlers: $2) }
   }
 
   @Test func removeSkipsRefusedItemsAndReportsTheDirectoryItCannotRemove() throws {

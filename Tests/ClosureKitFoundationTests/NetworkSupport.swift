@@ -9,11 +9,11 @@ import Testing
   import FoundationNetworking
 #endif
 
-/// Whether this test process runs under ThreadSanitizer or AddressSanitizer (their runtimes export
-/// `__tsan_init` and `__asan_init`).
-let isUnderSanitizer: Bool = ["__tsan_init", "__asan_init"].contains { (name: String) in
-  dlsym(dlopen(nil, RTLD_NOW), name) != nil
-}
+/// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
+let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+
+/// Whether this test process runs under AddressSanitizer (its runtime exports `__asan_init`).
+let isUnderAddressSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
 
 /// A thread-safe list of what a task's closures saw.
 final class NetworkLog: Sendable {
@@ -100,6 +100,50 @@ func invalidate(_ session: ClosureURLSession) async {
   session.finishTasksAndInvalidate()
   #expect(await invalidated.wait(timeout: crossThreadDeadline))
   #expect(session.pendingTaskCount == 0)
+}
+
+/// Expects a data task to the test server's `path`, with closures that record everything, to end
+/// with a response of `status` and a body of `text`.
+func expectResponse(
+  to path: String, status: Int, text: String, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await withServer { server in
+    let log = await run(URLRequest(url: server.url(path)))
+    #expect(log.statusCode == status, sourceLocation: sourceLocation)
+    #expect(log.text == text, sourceLocation: sourceLocation)
+  }
+}
+
+/// Expects `bytes(for:)` of `url`, on a new session whose requests time out after `timeout`, to
+/// throw a `URLError` with `code`; then invalidates the session.
+func expectBytes(
+  for url: URL, toThrow code: URLError.Code, timeout: TimeInterval = 120,
+  sourceLocation: SourceLocation = #_sourceLocation
+) async {
+  let session = makeSession(timeout: timeout)
+  let error = await #expect(throws: URLError.self, sourceLocation: sourceLocation) {
+    _ = try await session.bytes(for: URLRequest(url: url))
+  }
+  #expect(error?.code == code, sourceLocation: sourceLocation)
+  await invalidate(session)
+}
+
+/// Expects `download(for:in:)` of the test server's `path` to throw a `URLError` with `code` and
+/// to leave no file in its directory; then invalidates the session.
+func expectDownload(
+  of path: String, toThrow code: URLError.Code, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+  try await withTemporaryDirectory { directory in
+    try await withServer { server in
+      let session = makeSession()
+      let error = await #expect(throws: URLError.self, sourceLocation: sourceLocation) {
+        _ = try await session.download(for: URLRequest(url: server.url(path)), in: directory)
+      }
+      #expect(error?.code == code, sourceLocation: sourceLocation)
+      #expect(leftoverDownloads(in: directory).isEmpty, sourceLocation: sourceLocation)
+      await invalidate(session)
+    }
+  }
 }
 
 /// The byte at `offset` of the server's `/bytes/N` body.

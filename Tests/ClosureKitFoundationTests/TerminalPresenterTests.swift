@@ -18,9 +18,7 @@ import Testing
 extension TerminalPresenterTests {
   @Suite struct TerminalPresenterPipeTests {
     @Test func pipeAnswerByNumberChoosesThatButtonAndRunsItsClosure() async throws {
-      let ran = Log()
-      let alert = makeAlert(ran)
-      let (result, output) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "2\n")
+      let (ran, result, output) = try await answerStandardAlertFromPipe("2\n")
       #expect(result.index == 1)
       #expect(ran.values == ["OK"])
       #expect(output.contains("Save changes?\nYour edits are not saved.\n  1) Cancel\n  2) OK\n  3) Delete\n"))
@@ -41,17 +39,13 @@ extension TerminalPresenterTests {
     }
 
     @Test func pipeAnswerByTitleIgnoresCaseAndSurroundingSpaces() async throws {
-      let ran = Log()
-      let alert = makeAlert(ran)
-      let (result, _) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "  delete \r\n")
+      let (ran, result, _) = try await answerStandardAlertFromPipe("  delete \r\n")
       #expect(result.index == 2)
       #expect(ran.values == ["Delete"])
     }
 
     @Test func pipeEndOfInputChoosesTheCancelButton() async throws {
-      let ran = Log()
-      let alert = makeAlert(ran)
-      let (result, output) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "")
+      let (ran, result, output) = try await answerStandardAlertFromPipe("")
       #expect(result == DialogResult(index: 0, title: "Cancel", textFieldValues: [], isDismissed: true))
       #expect(ran.values == ["Cancel"])
       #expect(output.hasSuffix("(end of input)\n"))
@@ -69,9 +63,7 @@ extension TerminalPresenterTests {
     }
 
     @Test func pipeLastLineWithoutNewlineIsAnAnswer() async throws {
-      let ran = Log()
-      let alert = makeAlert(ran)
-      let (result, _) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "3")
+      let (_, result, _) = try await answerStandardAlertFromPipe("3")
       #expect(result.index == 2)
     }
 
@@ -92,11 +84,7 @@ extension TerminalPresenterTests {
 
     @Test func pipeReadsTextFieldsOneLineEachAndNeverEchoesSecureText() async throws {
       let seen = Log()
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in") { result in seen.set(result.textFieldValues) }
+      let login = makeSignInAlert { result in seen.set(result.textFieldValues) }
       let (result, output) = try await presentFromPipe(
         { try await login.present(on: $0) },
         input: "bob\nhunter2\nSign in\n"
@@ -141,9 +129,7 @@ extension TerminalPresenterTests {
     }
 
     @Test func pipeModeWritesNoEscapeSequences() async throws {
-      let ran = Log()
-      let alert = makeAlert(ran)
-      let (_, output) = try await presentFromPipe({ try await alert.present(on: $0) }, input: "x\n2\n")
+      let (_, _, output) = try await answerStandardAlertFromPipe("x\n2\n")
       #expect(!output.contains("\u{1b}"))
     }
 
@@ -190,21 +176,25 @@ extension TerminalPresenterTests {
     }
 
     @Test func closuresAreReleasedAfterATerminalAnswer() async throws {
-      weak var captured: Tracked?
       let alert = Alert(title: "T")
-      do {
-        let tracked = Tracked()
-        captured = tracked
-        alert.addButton("OK") { _ in _ = tracked }
-        alert.enableButtons { _ in
-          _ = tracked; return true
-        }
-      }
+      weak let captured: Tracked? = addClosuresCapturingAnObject(to: alert)
       #expect(captured != nil)
       _ = try await presentFromPipe({ try await alert.present(on: $0) }, input: "1\n")
       #expect(captured == nil)
     }
   }
+}
+
+/// Gives `alert` a button closure and a validation closure that both capture a new object, and
+/// returns that object (for a weak reference: only the closures keep it alive).
+private func addClosuresCapturingAnObject(to alert: Alert) -> Tracked {
+  let tracked = Tracked()
+  alert.addButton("OK") { _ in _ = tracked }
+  alert.enableButtons { _ in
+    _ = tracked
+    return true
+  }
+  return tracked
 }
 
 /// The terminal presenter in a real pseudo-terminal opened by the test (raw mode).
@@ -299,11 +289,7 @@ extension TerminalPresenterTests {
 
     @Test func rawModeTextFieldsEditWithBackspaceAndHideSecureText() async throws {
       let terminal = PseudoTerminal()
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in")
+      let login = makeSignInAlert()
       login.enableButtons { values in !values[0].isEmpty }
       let presenter = terminal.presenter()
       let task = Task { try await login.present(on: presenter) }
@@ -346,11 +332,7 @@ extension TerminalPresenterTests {
     @Test func dumbTerminalUsesLinesAndTurnsEchoOffForSecureText() async throws {
       let terminal = PseudoTerminal()
       let before = essentials(terminal.settings())
-      let login = Alert(title: "Sign in")
-      login.addTextField(placeholder: "Name")
-      login.addTextField(placeholder: "Password", isSecure: true)
-      login.addButton("Cancel", role: .cancel)
-      login.addButton("Sign in")
+      let login = makeSignInAlert()
       let presenter = terminal.presenter(environment: ["TERM": "dumb"])
       let task = Task { try await login.present(on: presenter) }
       #expect(await terminal.read(until: "Name: "))

@@ -63,6 +63,26 @@ func presentFromPipe(
   return (result, output)
 }
 
+/// "Sign in": a Name field, a secure Password field, a Cancel button and a "Sign in" button whose
+/// action is `signIn`.
+func makeSignInAlert(signIn: (@Sendable (DialogResult) -> Void)? = nil) -> Alert {
+  let login = Alert(title: "Sign in")
+  login.addTextField(placeholder: "Name")
+  login.addTextField(placeholder: "Password", isSecure: true)
+  login.addButton("Cancel", role: .cancel)
+  login.addButton("Sign in", action: signIn)
+  return login
+}
+
+/// Presents a new ``makeAlert(_:)`` dialog on a terminal presenter reading `input` from a pipe:
+/// the log of the closures that ran, the result and everything the presenter wrote.
+func answerStandardAlertFromPipe(_ input: String) async throws -> (Log, DialogResult, String) {
+  let ran = Log()
+  let alert = makeAlert(ran)
+  let (result, output) = try await presentFromPipe({ try await alert.present(on: $0) }, input: input)
+  return (ran, result, output)
+}
+
 /// A pseudo-terminal opened with `openpty`: the presenter uses the secondary side as its
 /// terminal, the test types on the primary side and reads what the presenter wrote.
 final class PseudoTerminal: Sendable {

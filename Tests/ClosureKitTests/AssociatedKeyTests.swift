@@ -344,17 +344,11 @@ final class ReadsInDeinit {
     }
 
     @Test func insertionsDuringTheSweepDoNotDelayTheBound() {
-      let table = AssociationTable()
-      var objects: [Tracked] = (0..<100).map { Tracked("object \($0)") }
-      for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
-      let probe = Tracked("probe")
-      while !(50...51).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
+      var objects: [Tracked] = []
+      let (table, _) = tableWithSweepCursor(in: 50...51, entries: 100, objects: &objects)
       // The entry just behind the cursor dies: the sweep must wrap around to reach it, while
       // every access adds an entry.
-      let victim = table.object(at: table.sweepCursor - 1).map(ObjectIdentifier.init)
-      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
-      weak let released = table.value(for: objects[index], key: 1)
-      objects.remove(at: index)
+      weak let released = removeObject(at: table.sweepCursor - 1, of: table, from: &objects)
       #expect(released != nil)
       let bound = table.count
       var added: [Tracked] = []
@@ -368,16 +362,10 @@ final class ReadsInDeinit {
     }
 
     @Test func explicitRemovalsKeepEveryEntryInTheSweep() {
-      let table = AssociationTable()
-      var objects: [Tracked] = (0..<200).map { Tracked("object \($0)") }
-      for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
-      let probe = Tracked("probe")
-      while !(120...121).contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
+      var objects: [Tracked] = []
+      let (table, probe) = tableWithSweepCursor(in: 120...121, entries: 200, objects: &objects)
       // The last entry is the one that dies; removals behind the cursor move it around.
-      let victim = table.object(at: table.count - 1).map(ObjectIdentifier.init)
-      let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
-      weak let released = table.value(for: objects[index], key: 1)
-      objects.remove(at: index)
+      weak let released = removeObject(at: table.count - 1, of: table, from: &objects)
       for object in objects[0..<50] { table.setValue(nil, for: object, key: 1) }
       let bound = table.count
       for _ in 0..<bound { _ = table.value(for: probe, key: 1) }
@@ -448,3 +436,29 @@ final class ReadsInDeinit {
 /// Why the tests that need a freed object's address to be reused cannot run under AddressSanitizer.
 let addressReuseIsImpossible: Comment =
   "AddressSanitizer quarantines freed memory, so no address is reused and the case cannot arise"
+
+/// A table with a value under key 1 for each of `entries` new objects, which `objects` holds
+/// (the only strong references, so that dropping one from it kills it), and whose sweep cursor
+/// reads of a `probe` object have moved into `cursor`.
+private func tableWithSweepCursor(
+  in cursor: ClosedRange<Int>, entries: Int, objects: inout [Tracked]
+) -> (table: AssociationTable, probe: Tracked) {
+  let table = AssociationTable()
+  objects = (0..<entries).map { Tracked("object \($0)") }
+  for object in objects { table.setValue(Tracked("value"), for: object, key: 1) }
+  let probe = Tracked("probe")
+  while !cursor.contains(table.sweepCursor) { _ = table.value(for: probe, key: 1) }
+  return (table, probe)
+}
+
+/// Drops, from `objects`, the object of `table`'s entry at `position` (so that it dies) and returns
+/// its value under key 1, for the caller to hold weakly.
+private func removeObject(
+  at position: Int, of table: AssociationTable, from objects: inout [Tracked]
+) -> AnyObject? {
+  let victim = table.object(at: position).map(ObjectIdentifier.init)
+  let index = objects.firstIndex { ObjectIdentifier($0) == victim }!
+  let value = table.value(for: objects[index], key: 1)
+  objects.remove(at: index)
+  return value
+}

@@ -204,18 +204,6 @@ final class SoakOwner: Sendable {
   deinit { probe.end() }
 }
 
-/// A small, fast, seedable generator (SplitMix64).
-struct SplitMix: RandomNumberGenerator {
-  var state: UInt64
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// One soak thread: its registrations, owners, bag and timers, and the model it checks.
 struct SoakDriver {
   /// A live registration on an event.
@@ -230,7 +218,7 @@ struct SoakDriver {
 
   let thread: Int
   let world: SoakWorld
-  var random: SplitMix
+  var random: SeededGenerator
   var registrations: [Registration] = []
   var bag = SubscriptionBag()
   var timers: [(ClosureTimer, Probe)] = []
@@ -239,7 +227,7 @@ struct SoakDriver {
   init(thread: Int, seed: UInt64, world: SoakWorld) {
     self.thread = thread
     self.world = world
-    random = SplitMix(state: seed)
+    random = SeededGenerator(seed: seed)
   }
 
   func fail(_ message: String) { world.violations.append("thread \(thread): \(message)") }

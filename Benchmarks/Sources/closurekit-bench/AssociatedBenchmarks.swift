@@ -53,13 +53,21 @@ func associatedPopulation(_ population: Int, key: AssociatedKey<Int>, dictionary
   return others
 }
 
-func associatedGetBenchmark(population: Int) {
-  let iterations = 2_000_000
-  var table = Table("get an Int (\(population) object(s) with values)")
+/// A key and a locked dictionary that both hold values for `population` other objects, and the
+/// object the benchmark reads or writes (no value yet).
+func associatedFixture(
+  population: Int
+) -> (key: AssociatedKey<Int>, dictionary: LockedDictionary, object: PropertyHolder, others: [PropertyHolder]) {
   let key = AssociatedKey<Int>()
   let dictionary = LockedDictionary()
   let others = associatedPopulation(population, key: key, dictionary: dictionary)
-  let object = PropertyHolder()
+  return (key, dictionary, PropertyHolder(), others)
+}
+
+func associatedGetBenchmark(population: Int) {
+  let iterations = 2_000_000
+  var table = Table("get an Int (\(population) object(s) with values)")
+  let (key, dictionary, object, others) = associatedFixture(population: population)
   object.value = 7
   key.setValue(7, for: object)
   dictionary.setValue(7, for: object)
@@ -79,10 +87,7 @@ func associatedGetBenchmark(population: Int) {
 func associatedSetBenchmark(population: Int) {
   let iterations = 1_000_000
   var table = Table("set an Int (\(population) object(s) with values)")
-  let key = AssociatedKey<Int>()
-  let dictionary = LockedDictionary()
-  let others = associatedPopulation(population, key: key, dictionary: dictionary)
-  let object = PropertyHolder()
+  let (key, dictionary, object, others) = associatedFixture(population: population)
   var counter = 0
   table.add(
     "stored property",

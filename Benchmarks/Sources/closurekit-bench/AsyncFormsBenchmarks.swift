@@ -16,6 +16,7 @@ import Foundation
 let asyncFormsSuite = Suite(name: "async") {
   (await xmlEventsTable(megabytes: 10, rounds: 7)).print()
   (await xmlEventsTable(megabytes: 100, rounds: 3)).print()
+  (await xmlBytesEventsTable(megabytes: 10, rounds: 7)).print()
   xmlEventsPeakMemoryBenchmark(megabytes: 100)
 }
 
@@ -31,6 +32,9 @@ let guardAsyncSuite = Suite(name: "guard-async") {
   let xml = await xmlEventsTable(megabytes: 10, rounds: 5)
   xml.print()
   print("guard xml-events-10mb \(xml.ratio(of: "ClosureXMLParser.events(in:), for try await"))")
+  let bytes = await xmlBytesEventsTable(megabytes: 10, rounds: 5)
+  bytes.print()
+  print("guard xml-bytes-events-10mb \(bytes.ratio(of: "ClosureXMLParser.events(in: bytes), for try await"))")
   let drain = await valuesDrainTable(rounds: 21)
   drain.print()
   print("guard values-drain \(drain.ratio(of: "Event.values"))")
@@ -46,6 +50,17 @@ func wallNanoseconds(_ body: () async -> Void) async -> Double {
   await body()
   let elapsed = start.duration(to: clock.now)
   return Double(elapsed.components.attoseconds) / 1e9 + Double(elapsed.components.seconds) * 1e9
+}
+
+/// Counts every event of `events` as ``SAXTally`` does; stops the benchmark if the parse fails.
+func countEvents(_ events: XMLEventSequence) async -> SAXCount {
+  var count = SAXCount()
+  do {
+    for try await event in events { count.count(event) }
+  } catch {
+    preconditionFailure("events(in:) failed on the benchmark document: \(error)")
+  }
+  return count
 }
 
 /// What the async consumers count, the same as the callbacks' ``SAXTally``.
@@ -71,72 +86,96 @@ struct SAXCount: Equatable {
 func xmlEventsTable(megabytes: Int, rounds: Int) async -> Table {
   let document = makeBenchmarkDocument(megabytes: megabytes)
   let tally = SAXTally()
-  let handlers = XMLParserHandlers(
-    didStartElement: { _, _, _, _ in tally.elements &+= 1 },
-    didEndElement: { _, _, _ in tally.elements &+= 1 },
-    foundCharacters: { tally.characters &+= $0.utf8.count },
-    foundCDATA: { tally.cdata &+= $0.count },
-    foundComment: { _ in tally.comments &+= 1 }
-  )
-  @Sendable func iterate(_ events: XMLEventSequence) async -> SAXCount {
-    var count = SAXCount()
-    do {
-      for try await event in events { count.count(event) }
-    } catch {
-      preconditionFailure("events(in:) failed on the benchmark document: \(error)")
+  let handlers = tally.countingHandlers
+  let best = await fastestXMLRounds(
+    rounds, tally: tally,
+    callback: { precondition((try? ClosureXMLParser.parse(document, handlers: handlers)) == .finished) },
+    asyncForms: [{ ClosureXMLParser.events(in: document) }, { XMLParser.events(in: document) }])
+  var table = Table(
+    "every event of a \(document.count / 1_000_000) MB document (wall time, fastest of \(rounds) interleaved rounds)",
+    unit: "ms")
+  table.add("ClosureXMLParser.parse(_:handlers:)", best[0], baseline: true)
+  table.add("ClosureXMLParser.events(in:), for try await", best[1])
+  table.add("XMLParser.events(in:), for try await", best[2])
+  return table
+}
+
+/// An in-memory document as an `AsyncSequence` of bytes, for the byte-sequence forms: its
+/// `next()` never suspends, so the rows measure the parse and the hand-over, not a network.
+struct InMemoryBytes: AsyncSequence, Sendable {
+  let data: [UInt8]
+
+  struct AsyncIterator: AsyncIteratorProtocol {
+    let data: [UInt8]
+    var index = 0
+    mutating func next() async -> UInt8? {
+      guard index < data.count else { return nil }
+      defer { index += 1 }
+      return data[index]
     }
-    return count
   }
-  var best = [Double](repeating: .infinity, count: 3)
+
+  func makeAsyncIterator() -> AsyncIterator { AsyncIterator(data: data) }
+}
+
+/// Every event of a generated document read from a byte sequence (XMLByteHandOver, issue 29):
+/// the callback form `parse(_:handlers:)` over the bytes against `for try await` over
+/// `events(in:)` of the same bytes, in a detached task, wall time of the whole parse.
+func xmlBytesEventsTable(megabytes: Int, rounds: Int) async -> Table {
+  let bytes = InMemoryBytes(data: [UInt8](makeBenchmarkDocument(megabytes: megabytes)))
+  let tally = SAXTally()
+  let handlers = tally.countingHandlers
+  let best = await fastestXMLRounds(
+    rounds, tally: tally,
+    callback: {
+      let outcome = try? await ClosureXMLParser.parse(bytes, handlers: handlers)
+      precondition(outcome == .finished)
+    },
+    asyncForms: [{ ClosureXMLParser.events(in: bytes) }])
+  var table = Table(
+    "every event of a \(bytes.data.count / 1_000_000) MB document read as bytes (wall time, fastest of \(rounds) rounds)",
+    unit: "ms")
+  table.add("ClosureXMLParser.parse(bytes, handlers:)", best[0], baseline: true)
+  table.add("ClosureXMLParser.events(in: bytes), for try await", best[1])
+  return table
+}
+
+/// Runs `callback` (which counts into `tally`) and then each of `asyncForms`, iterated to the end
+/// in a detached task, in `rounds` interleaved rounds; checks that every form saw the callback's
+/// events and returns each one's fastest round in milliseconds, the callback's first.
+func fastestXMLRounds(
+  _ rounds: Int, tally: SAXTally, callback: () async -> Void,
+  asyncForms: [@Sendable () -> XMLEventSequence]
+) async -> [Double] {
+  var best = [Double](repeating: .infinity, count: 1 + asyncForms.count)
   var counts: [SAXCount] = []
   for _ in 0..<rounds {
     best[0] = min(
       best[0],
       await wallNanoseconds {
-        tally.elements = 0
-        tally.characters = 0
-        tally.comments = 0
-        tally.cdata = 0
-        precondition((try? ClosureXMLParser.parse(document, handlers: handlers)) == .finished)
+        tally.reset()
+        await callback()
       })
-    best[1] = min(
-      best[1],
-      await wallNanoseconds {
-        counts.append(await Task.detached { await iterate(ClosureXMLParser.events(in: document)) }.value)
-      })
-    best[2] = min(
-      best[2],
-      await wallNanoseconds {
-        counts.append(await Task.detached { await iterate(XMLParser.events(in: document)) }.value)
-      })
+    for (index, events) in asyncForms.enumerated() {
+      best[index + 1] = min(
+        best[index + 1],
+        await wallNanoseconds { counts.append(await Task.detached { await countEvents(events()) }.value) })
+    }
   }
-  let expected = SAXCount(
-    elements: tally.elements, characters: tally.characters, comments: tally.comments, cdata: tally.cdata)
+  let expected = tally.count
   precondition(counts.allSatisfy { $0 == expected }, "the async forms and the callbacks saw different events")
-  var table = Table(
-    "every event of a \(document.count / 1_000_000) MB document (wall time, fastest of \(rounds) interleaved rounds)",
-    unit: "ms")
-  table.add("ClosureXMLParser.parse(_:handlers:)", best[0] / 1e6, baseline: true)
-  table.add("ClosureXMLParser.events(in:), for try await", best[1] / 1e6)
-  table.add("XMLParser.events(in:), for try await", best[2] / 1e6)
-  return table
+  return best.map { $0 / 1e6 }
 }
 
 /// Peak resident memory of a child process that iterates every event of a `megabytes` MB
 /// document held in memory, against one that only holds it.
 func xmlEventsPeakMemoryBenchmark(megabytes: Int) {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("closurekit-bench-\(UUID().uuidString).xml")
-  do {
-    try makeBenchmarkDocument(megabytes: megabytes).write(to: url)
-  } catch {
-    print("  could not write \(url.path): \(error)")
-    return
+  withBenchmarkDocumentFile(megabytes: megabytes) { url in
+    var table = Table("peak memory iterating the events of a \(megabytes) MB document in memory", unit: "MB")
+    table.add("child process holding the document", peakInChildProcess("holding", url), baseline: true)
+    table.add("ClosureXMLParser.events(in:), every event", peakInChildProcess("events", url))
+    table.print()
   }
-  defer { try? FileManager.default.removeItem(at: url) }
-  var table = Table("peak memory iterating the events of a \(megabytes) MB document in memory", unit: "MB")
-  table.add("child process holding the document", peakInChildProcess("holding", url), baseline: true)
-  table.add("ClosureXMLParser.events(in:), every event", peakInChildProcess("events", url))
-  table.print()
 }
 
 /// The child-process side of ``xmlEventsPeakMemoryBenchmark(megabytes:)`` (`--xml-peak holding|events FILE`).
@@ -286,24 +325,11 @@ let profileXMLEventsSuite = Suite(name: "profile-xml-events") {
   for _ in 0..<5 {
     var count = SAXCount()
     if CommandLine.arguments.contains("--callback") {
-      let handlers = XMLParserHandlers(
-        didStartElement: { _, _, _, _ in count.elements &+= 1 },
-        didEndElement: { _, _, _ in count.elements &+= 1 },
-        foundCharacters: { count.characters &+= $0.utf8.count },
-        foundCDATA: { count.cdata &+= $0.count },
-        foundComment: { _ in count.comments &+= 1 }
-      )
-      precondition((try? ClosureXMLParser.parse(document, handlers: handlers)) == .finished)
+      let tally = SAXTally()
+      precondition((try? ClosureXMLParser.parse(document, handlers: tally.countingHandlers)) == .finished)
+      count = tally.count
     } else {
-      count = await Task.detached {
-        var count = SAXCount()
-        do {
-          for try await event in ClosureXMLParser.events(in: document) { count.count(event) }
-        } catch {
-          preconditionFailure("\(error)")
-        }
-        return count
-      }.value
+      count = await Task.detached { await countEvents(ClosureXMLParser.events(in: document)) }.value
     }
     blackHole(count.elements)
   }

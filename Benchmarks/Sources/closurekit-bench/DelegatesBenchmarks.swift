@@ -39,6 +39,28 @@ final class SAXTally: @unchecked Sendable {
   var comments = 0
   var cdata = 0
   var errors = 0
+
+  /// Closures that count what they see into this tally: the callback form's consumer.
+  var countingHandlers: XMLParserHandlers {
+    XMLParserHandlers(
+      didStartElement: { _, _, _, _ in self.elements &+= 1 },
+      didEndElement: { _, _, _ in self.elements &+= 1 },
+      foundCharacters: { self.characters &+= $0.utf8.count },
+      foundCDATA: { self.cdata &+= $0.count },
+      foundComment: { _ in self.comments &+= 1 }
+    )
+  }
+
+  /// What the tally counted, to compare with an async consumer's ``SAXCount``.
+  var count: SAXCount { SAXCount(elements: elements, characters: characters, comments: comments, cdata: cdata) }
+
+  /// Sets every count back to 0, before a round.
+  func reset() {
+    elements = 0
+    characters = 0
+    comments = 0
+    cdata = 0
+  }
 }
 
 /// The baseline: the delegate a user would write by hand.
@@ -81,13 +103,7 @@ func saxBenchmark(megabytes: Int, rounds: Int) {
 
   let baselineTally = SAXTally()
   let tally = SAXTally()
-  let handlers = XMLParserHandlers(
-    didStartElement: { _, _, _, _ in tally.elements &+= 1 },
-    didEndElement: { _, _, _ in tally.elements &+= 1 },
-    foundCharacters: { tally.characters &+= $0.utf8.count },
-    foundCDATA: { tally.cdata &+= $0.count },
-    foundComment: { _ in tally.comments &+= 1 }
-  )
+  let handlers = tally.countingHandlers
   // Rounds alternate between the two, so that load from other processes hits both alike.
   var baselineSamples: [Double] = []
   var adapterSamples: [Double] = []
@@ -130,6 +146,19 @@ func saxBenchmark(megabytes: Int, rounds: Int) {
 /// on Linux, `getrusage`'s maximum resident set size on Apple platforms): an idle child, Foundation's `XMLParser(stream:)` on an `InputStream` of the
 /// file, and `ClosureXMLParser.parse(contentsOf:)`.
 func saxPeakMemoryBenchmark(megabytes: Int) {
+  withBenchmarkDocumentFile(megabytes: megabytes) { url in
+    var table = Table(
+      "peak memory parsing a \(megabytes) MB file (maximum resident set of a child process)", unit: "MB")
+    table.add("idle child process", peakInChildProcess("idle", url), baseline: true)
+    table.add("XMLParser(stream:) + hand-written delegate", peakInChildProcess("foundation", url))
+    table.add("ClosureXMLParser.parse(contentsOf:)", peakInChildProcess("closures", url))
+    table.print()
+  }
+}
+
+/// Writes the `megabytes` MB benchmark document to a temporary file, runs `body` with its URL and
+/// deletes it; prints why and skips `body` if the file cannot be written.
+func withBenchmarkDocumentFile(megabytes: Int, _ body: (URL) -> Void) {
   let url = FileManager.default.temporaryDirectory.appendingPathComponent("closurekit-bench-\(UUID().uuidString).xml")
   do {
     try makeBenchmarkDocument(megabytes: megabytes).write(to: url)
@@ -138,29 +167,12 @@ func saxPeakMemoryBenchmark(megabytes: Int) {
     return
   }
   defer { try? FileManager.default.removeItem(at: url) }
-  var table = Table("peak memory parsing a \(megabytes) MB file (maximum resident set of a child process)", unit: "MB")
-  table.add("idle child process", peakInChildProcess("idle", url), baseline: true)
-  table.add("XMLParser(stream:) + hand-written delegate", peakInChildProcess("foundation", url))
-  table.add("ClosureXMLParser.parse(contentsOf:)", peakInChildProcess("closures", url))
-  table.print()
+  body(url)
 }
 
 /// Runs `closurekit-bench --xml-peak VARIANT FILE` and reads the megabytes it prints.
 func peakInChildProcess(_ variant: String, _ url: URL) -> Double {
-  let process = Process()
-  process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = ["--xml-peak", variant, url.path]
-  let pipe = Pipe()
-  process.standardOutput = pipe
-  do {
-    try process.run()
-  } catch {
-    return .nan
-  }
-  let output = pipe.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  guard process.terminationStatus == 0 else { return .nan }
-  return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
+  numberFromChildProcess(["--xml-peak", variant, url.path])
 }
 
 /// The child-process side of ``peakInChildProcess(_:_:)``: parses the file, prints its peak in MB.

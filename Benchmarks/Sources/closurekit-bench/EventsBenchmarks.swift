@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Foundation
 import Synchronization
 
@@ -128,7 +129,7 @@ func asyncStreamBenchmark() async {
 /// random; registration order shows the algorithm alone).
 func addCancelBenchmark() {
   var table = Table("add + cancel (shuffle excluded)", unit: "ns/pair")
-  var generator = SplitMix64(seed: 42)
+  var generator = SeededGenerator(seed: 42)
   for (count, shuffled) in [(10_000, true), (100_000, true), (1_000_000, true), (10_000, false), (1_000_000, false)] {
     var samples: [Double] = []
     for _ in 0..<5 {
@@ -166,9 +167,15 @@ func memoryBenchmark() {
 
 /// Runs `closurekit-bench --memory VARIANT` and reads the bytes per handler it prints.
 func measureInChildProcess(_ variant: String) -> Double {
+  numberFromChildProcess(["--memory", variant], requireSuccess: false)
+}
+
+/// Runs this executable again with `arguments` and reads the one number it prints; `.nan` if it
+/// cannot start, prints no number, or (with `requireSuccess`) exits with a failure.
+func numberFromChildProcess(_ arguments: [String], requireSuccess: Bool = true) -> Double {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
-  process.arguments = ["--memory", variant]
+  process.arguments = arguments
   let pipe = Pipe()
   process.standardOutput = pipe
   do {
@@ -178,6 +185,7 @@ func measureInChildProcess(_ variant: String) -> Double {
   }
   let output = pipe.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
+  if requireSuccess, process.terminationStatus != 0 { return .nan }
   return Double(String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? .nan
 }
 
@@ -214,17 +222,4 @@ func memoryProbe(_ variant: String) {
   }
   print(Double(residentBytes() - before) / Double(count))
   blackHole(keep.count)
-}
-
-/// A small seeded generator, so that runs shuffle the same way.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
 }

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Observation
 import Synchronization
@@ -58,6 +59,19 @@ func bestOfInterleaved(_ variants: [(name: String, body: () -> Void)], iteration
     }
   }
   return best
+}
+
+/// The table of ``bestOfInterleaved(_:iterations:rounds:)``: one row per variant, the first the
+/// baseline.
+func interleavedTable(
+  _ title: String, _ variants: [(name: String, body: () -> Void)], iterations: Int, rounds: Int
+) -> Table {
+  let best = bestOfInterleaved(variants, iterations: iterations, rounds: rounds)
+  var table = Table(title)
+  for (index, variant) in variants.enumerated() {
+    table.add(variant.name, best[index], baseline: index == 0)
+  }
+  return table
 }
 
 /// `Observed` writes against a stored property write plus one closure call.
@@ -146,11 +160,8 @@ func observedWriteTable(rounds: Int = 15, iterations: Int = 100_000) -> Table {
     )
   )
 
-  let best = bestOfInterleaved(variants, iterations: iterations, rounds: rounds)
-  var table = Table("Observed write (best of \(rounds) interleaved rounds)")
-  for (index, variant) in variants.enumerated() {
-    table.add(variant.name, best[index], baseline: index == 0)
-  }
+  let table = interleavedTable(
+    "Observed write (best of \(rounds) interleaved rounds)", variants, iterations: iterations, rounds: rounds)
   blackHole(counter.value)
   return table
 }
@@ -262,11 +273,9 @@ func observableCycleBenchmark() {
     )
   }
 
-  let best = bestOfInterleaved(variants, iterations: iterations, rounds: rounds)
-  var table = Table("@Observable: write + delivery of that write (hop via a manual scheduler, best of \(rounds))")
-  for (index, variant) in variants.enumerated() {
-    table.add(variant.name, best[index], baseline: index == 0)
-  }
+  let table = interleavedTable(
+    "@Observable: write + delivery of that write (hop via a manual scheduler, best of \(rounds))", variants,
+    iterations: iterations, rounds: rounds)
   for subscription in subscriptions { subscription.cancel() }
   blackHole(counter.value)
   table.print()
@@ -365,7 +374,7 @@ func coalescingBenchmark() async {
 func crossThreadMissRate() {
   var table = Table("cross-thread bursts: last value missed", unit: "% of bursts")
   let trials = 1_000
-  var generator = SplitMix64(seed: 7)
+  var generator = SeededGenerator(seed: 7)
   for (name, delivery) in [("queue(other)", "queue"), ("immediate (hop off the writer)", "immediate")] {
     var missed = 0
     let model = LockedModel()

@@ -39,8 +39,19 @@ let profileAddCancelSuite = Suite(name: "profile-add-cancel") {
 }
 
 /// Not a table: a send to one immediate handler, in a loop, for a profiler. Not run by default.
-/// `--work`: to 10 handlers that each do an atomic add on a captured counter (the `send-10-work` row).
+/// `--work`: to 10 handlers that each do an atomic add on a captured counter (the `send-10-work` row);
+/// `--work --plain`: the row's baseline, the same closures called from an array.
 let profileSendSuite = Suite(name: "profile-send") {
+  if CommandLine.arguments.contains("--work"), CommandLine.arguments.contains("--plain") {
+    // The row's baseline: the same closures called from an array.
+    let counter = AtomicCounter()
+    let closures: [@Sendable (Int) -> Void] = (0..<10).map { _ in { counter.value.add($0, ordering: .relaxed) } }
+    for value in 0..<2_000_000 {
+      for closure in closures { closure(value) }
+    }
+    blackHole(counter.value.load(ordering: .relaxed))
+    return
+  }
   if CommandLine.arguments.contains("--work") {
     let counter = AtomicCounter()
     let event = Event<Int>()

@@ -1,20 +1,7 @@
 import Synchronization
 
-/// A seeded generator (SplitMix64): one per worker, so a seed replays each thread's sequence of
-/// operations (not the threads' interleaving, which the scheduler decides).
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+// Each worker has its own `SeededGenerator` (ClosureKitTesting), so a seed replays each thread's
+// sequence of operations (not the threads' interleaving, which the scheduler decides).
 
 /// The whole run's counters, shared by every worker.
 final class SoakCounters: Sendable {

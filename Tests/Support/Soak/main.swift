@@ -11,6 +11,7 @@
 // bounded; nothing deadlocks (a watchdog with a deadline). A failure prints its seed; `--seed`
 // replays each thread's sequence of operations (the interleaving is the scheduler's).
 import ClosureKit
+import ClosureKitTesting
 import Dispatch
 import Synchronization
 
