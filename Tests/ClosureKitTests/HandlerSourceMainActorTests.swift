@@ -201,5 +201,6 @@ import Testing
     model.observe(\.count, owner: owner) { _, change in seen.append(change.newValue!) }
     model.count = 1
     #expect(await eventually { seen.values == [1] })
+    withExtendedLifetime(owner) {}  // the handler ends with its owner: keep it to the end
   }
 }
