@@ -15,4 +15,4 @@
 /// check) is invisible to it; the registry adds an atomic edge it can see while this is `true`
 /// (``HandlerList/snapshotsRead``), and costs one load of this constant otherwise.
 @usableFromInline
-package let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
+package let isUnderThreadSanitizer: Bool = "__tsan_init".withCString { dlsym(dlopen(nil, RTLD_NOW), $0) != nil }

@@ -69,6 +69,13 @@ struct HandlerValuesState<Element: Sendable> {
   mutating func take(into buffer: inout [Element]) -> TakeAction {
     if count > 0 {
       if case .unbounded = policy {
+        // The values before `head` were taken one at a time (``suspend(_:)`` pops one when values
+        // arrived between a take and the suspension): they go, so that the batch holds only
+        // waiting values and the empty buffer it leaves starts at 0.
+        if head > 0 {
+          pending.removeFirst(head)
+          head = 0
+        }
         swap(&buffer, &pending)
         return .batch
       }
