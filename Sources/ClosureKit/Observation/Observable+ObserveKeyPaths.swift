@@ -37,6 +37,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// > promised. The initial callbacks (``ObservationOptions/initial``) run in key-path order
   /// > before this returns. Prior callbacks run on the writing thread, as in the one-key-path form.
   /// > No key path stops the program with a message naming the argument.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(on:_:)")
   @discardableResult
   public func observe<each Value: Sendable>(
     _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,
@@ -80,6 +81,7 @@ extension Observable where Self: AnyObject & Sendable {
   ///
   /// > Important: The same rules as the several-key-path `observe(_:options:on:_:)`. Once the owner is
   /// > gone the handler is never called again and is released at the next change.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(owner:on:_:)")
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, each Value: Sendable>(
     _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,

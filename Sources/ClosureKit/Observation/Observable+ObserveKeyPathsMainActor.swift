@@ -35,6 +35,7 @@ extension Observable where Self: AnyObject & Sendable {
   /// > every call of the handler runs there, one at a time (the initial ones, in key-path order,
   /// > before this returns). No key path, or a delivery off the main actor (a queue, a scheduler),
   /// > stops the program with a message naming the argument.
+  @available(*, deprecated, message: "use observing(_:options:).onMainActor.addHandler(_:)")
   @MainActor @discardableResult
   public func observe<each Value: Sendable>(
     _ keyPaths: repeat KeyPath<Self, each Value>,
@@ -83,6 +84,7 @@ extension Observable where Self: AnyObject & Sendable {
   ///
   /// > Important: Call it on the main actor; the same rules as the main-actor several-key-path
   /// > `observe(_:options:on:_:)`. Once the owner is gone the handler is never called again.
+  @available(*, deprecated, message: "use observing(_:options:).onMainActor.addHandler(owner:_:)")
   @MainActor @discardableResult
   public func observe<Owner: AnyObject & Sendable, each Value: Sendable>(
     _ keyPaths: repeat KeyPath<Self, each Value>,

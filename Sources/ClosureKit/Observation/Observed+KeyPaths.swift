@@ -34,6 +34,7 @@ extension Observed {
   /// > `.prior` in `options`, stops the program with a message naming the argument.
   ///
   /// - Complexity: O(k) comparisons per write, k being the number of key paths.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(on:_:)")
   @discardableResult
   public func observe<each Field: Equatable & Sendable>(
     _ keyPaths: repeat any KeyPath<Value, each Field> & Sendable,
@@ -66,6 +67,7 @@ extension Observed {
   ///
   /// > Important: The same rules as ``observe(_:options:on:_:)``. Once the owner is gone the
   /// > handler is never called again; what it captured is released no later than the next write.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(owner:on:_:)")
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, each Field: Equatable & Sendable>(
     _ keyPaths: repeat any KeyPath<Value, each Field> & Sendable,
