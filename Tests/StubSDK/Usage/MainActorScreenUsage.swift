@@ -29,7 +29,7 @@
       navigationItem.rightBarButtonItem = UIBarButtonItem(barButtonSystemItem: .trash) { [weak self] _ in
         self?.confirmDelete()
       }
-      deleteButton.addAction(for: .touchUpInside, owner: self) { screen, _, _ in screen.confirmDelete() }
+      deleteButton.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, _ in screen.confirmDelete() }
       photo.observe(\.likes, options: [.initial, .new], on: .mainActor) { @MainActor [weak self] change in
         self?.showLikes(change.newValue ?? 0)
       }
