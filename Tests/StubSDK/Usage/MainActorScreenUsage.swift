@@ -30,8 +30,8 @@
         self?.confirmDelete()
       }
       deleteButton.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, _ in screen.confirmDelete() }
-      photo.observe(\.likes, options: [.initial, .new], on: .mainActor) { @MainActor [weak self] change in
-        self?.showLikes(change.newValue ?? 0)
+      photo.observing(\.likes, options: [.initial, .new]).onMainActor.addHandler(owner: self) { screen, change in
+        screen.showLikes(change.newValue ?? 0)
       }
       .store(in: bag)
     }
