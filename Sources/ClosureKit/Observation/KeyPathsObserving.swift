@@ -16,10 +16,11 @@ public import Observation
 /// > Important: Each registration is one continuous observation of every key path, with one token.
 public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: HandlerSource {
   /// Starts the observation of one key path.
-  typealias Start = @Sendable (
-    _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?, _ hopQueue: DispatchQueue?,
-    _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
-  ) -> Subscription
+  typealias Start =
+    @Sendable (
+      _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?, _ hopQueue: DispatchQueue?,
+      _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
+    ) -> Subscription
 
   /// The observed object.
   let root: Root
@@ -79,10 +80,11 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Handle
 /// > ``Delivery/immediate`` or ``Delivery/mainActor``, stops the program.
 public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable>: HandlerSource {
   /// Starts the observation of one key path, on the main actor.
-  typealias Start = @MainActor @Sendable (
-    _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
-  ) -> Subscription
+  typealias Start =
+    @MainActor @Sendable (
+      _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?,
+      _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
+    ) -> Subscription
 
   /// The observed object.
   let root: Root

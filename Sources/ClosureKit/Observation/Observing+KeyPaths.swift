@@ -118,9 +118,11 @@ extension Observed {
       let report = report
       let delivery = delivery
       return handler.registerFlattened(once: once) { owner, handler in
-        storage.add(options: options, delivery: delivery, owner: owner, handler: { change in
-          report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
-        })
+        storage.add(
+          options: options, delivery: delivery, owner: owner,
+          handler: { change in
+            report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
+          })
       }
     }
   }
