@@ -7,6 +7,8 @@
 # is not a registration), one per declaration. The
 # `register(once:on:file:line:_:)` primitives, which take a `SourceHandler`, are not counted.
 #
+# The README's "before" (66) is this count on e7182e9, the tree before issue 27's HandlerSource.
+#
 # Usage: Scripts/count-entry-points.sh [--list]
 #   --list   also prints each counted declaration as `file:line: name` (to stderr).
 set -euo pipefail
