@@ -26,7 +26,9 @@ private func text<Root>(_ field: FieldChange<Root>) -> String {
     let seen = Recorder<String>()
     layout.observing(\.title, \.width, options: [.old, .new]).addHandler { field in seen.append(text(field)) }
     layout.modify { $0.width = 320 }
-    layout.modify { $0.title = "B"; $0.width = 10 }
+    layout.modify {
+      $0.title = "B"; $0.width = 10
+    }
     layout.modify { $0.isHidden = true }
     #expect(seen.values == ["width 0->320", "title ->B", "width 320->10"])
   }
@@ -39,7 +41,9 @@ private func text<Root>(_ field: FieldChange<Root>) -> String {
       seen.append("\(owner.name) \(text(field))")
     }
     layout.observing(\.width, \.title).once { field in seen.append("once \(text(field))") }
-    layout.modify { $0.width = 1; $0.title = "A" }
+    layout.modify {
+      $0.width = 1; $0.title = "A"
+    }
     owner = nil
     layout.modify { $0.width = 2 }
     #expect(seen.values == ["header width nil->1", "header title nil->A", "once width nil->1"])
