@@ -23,7 +23,8 @@
     ///
     /// > Important: Runs synchronously on the main actor, inside UIKit's `sendAction`, like a
     /// > target-action method. Cancelling the token (from any thread) stops it at once. The control
-    /// > retains the action: use the control parameter and ``addAction(for:owner:_:)`` rather than
+    /// > retains the action: use the control parameter and an owner
+    /// > (`events(for:).onMainActor.addHandler(owner:_:)`, see ``events(for:)``) rather than
     /// > capturing the control or its view controller, or you make a cycle.
     @discardableResult
     public func addAction(
@@ -41,19 +42,8 @@
       }
     }
 
-    /// Registers a closure bound to `owner`, which it receives as a strong parameter.
-    ///
-    /// ```swift
-    /// button.addAction(for: .touchUpInside, owner: self) { screen, button, _ in screen.submit(from: button) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - events: The control events; must not be empty.
-    ///   - owner: Held weakly; the action ends when it is deallocated (no `[weak self]` needed).
-    ///   - action: Receives the owner, the control and the `UIEvent`.
-    /// - Returns: A token that removes this one action; dropping it does not.
-    ///
-    /// > Important: Runs synchronously on the main actor, as ``addAction(for:_:)`` does.
+    /// Deprecated: use `events(for:).onMainActor.addHandler(owner:_:)`.
+    @available(*, deprecated, message: "use events(for:).onMainActor.addHandler(owner:_:)")
     @discardableResult
     public func addAction<Owner: AnyObject & Sendable>(
       for events: UIControl.Event,
@@ -71,21 +61,8 @@
       }
     }
 
-    /// Registers a closure that runs through `delivery`, off the main actor or after a hop.
-    ///
-    /// ```swift
-    /// let uploads = DispatchQueue(label: "uploads")
-    /// button.addAction(for: .touchUpInside, on: .queue(uploads)) { _, _ in upload() }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - events: The control events; must not be empty.
-    ///   - delivery: Where the action runs (``ClosureKit/Delivery``).
-    ///   - action: Receives the control and the `UIEvent`; it is not isolated, so it can only pass
-    ///     them on (they are main-actor objects).
-    /// - Returns: A token that removes this one action; dropping it does not.
-    ///
-    /// > Important: A delivery queued but not started when the token is cancelled never starts.
+    /// Deprecated: use `events(for:).addHandler(on:_:)`.
+    @available(*, deprecated, message: "use events(for:).addHandler(on:_:)")
     @discardableResult
     public func addAction(
       for events: UIControl.Event,
@@ -101,19 +78,8 @@
       }
     }
 
-    /// Registers a `@MainActor` closure that runs on the main actor after the event, asynchronously.
-    ///
-    /// ```swift
-    /// field.addAction(for: .editingChanged, on: .mainActor) { @MainActor field, _ in validateInput(field) }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - events: The control events; must not be empty.
-    ///   - delivery: ``ClosureKit/MainActorDelivery/mainActor``.
-    ///   - action: Receives the control and the `UIEvent`, on the main actor.
-    /// - Returns: A token that removes this one action; dropping it does not.
-    ///
-    /// > Important: Never synchronous: UIKit's action message has returned when it runs.
+    /// Deprecated: use `events(for:).onMainActor.addHandler(_:)`.
+    @available(*, deprecated, message: "use events(for:).onMainActor.addHandler(_:)")
     @discardableResult
     public func addAction(
       for events: UIControl.Event,

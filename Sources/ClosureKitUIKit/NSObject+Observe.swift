@@ -8,7 +8,7 @@
     /// and change type and the delivery of your choice.
     ///
     /// ```swift
-    /// let token = scrollView.observe(\.contentOffset, options: [.old, .new], on: .mainActor) { change in
+    /// let token = scrollView.observe(\.contentOffset, options: [.old, .new], on: .queue(uploads)) { change in
     ///   print(change.oldValue as Any, "->", change.newValue as Any)
     /// }
     /// token.cancel()
@@ -50,30 +50,8 @@
       }
     }
 
-    /// Observes a key-value-observable property with a `@MainActor` handler that runs on the main
-    /// actor.
-    ///
-    /// ```swift
-    /// player.observe(\.rate, options: [.initial, .new], on: .mainActor) { @MainActor [weak self] change in
-    ///   self?.title = "\(change.newValue ?? 0)"
-    /// }
-    /// ```
-    ///
-    /// Write `@MainActor` in the closure to choose this overload: an unannotated closure picks the
-    /// ``ClosureKit/Delivery/mainActor`` overload, whose handler is not isolated.
-    ///
-    /// - Parameters:
-    ///   - keyPath: A property that is KVO-compliant (`@objc dynamic` in Swift, or Objective-C).
-    ///   - options: ``ClosureKit/ObservationOptions``, as with a `Delivery`.
-    ///   - delivery: ``ClosureKit/MainActorDelivery/mainActor``.
-    ///   - handler: Receives each change on the main actor.
-    /// - Returns: A token that stops the observation; dropping it does not. The observation also
-    ///   ends when the object is deallocated.
-    ///
-    /// > Important: Always asynchronous, after the write, also for a write made on the main actor
-    /// > and for `.initial`; a prior callback carries the value from before the write. After
-    /// > `cancel()` returns no delivery starts, queued ones included. The object retains the
-    /// > observation: capture the object weakly in the handler, or the two form a cycle.
+    /// Deprecated: use `observing(_:options:).onMainActor.addHandler(_:)`.
+    @available(*, deprecated, message: "use observing(_:options:).onMainActor.addHandler(_:)")
     @discardableResult
     public func observe<Value: Sendable>(
       _ keyPath: KeyPath<Self, Value>,

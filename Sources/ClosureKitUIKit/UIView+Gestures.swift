@@ -4,20 +4,47 @@
   public import UIKit
 
   extension UIView {
-    /// Adds a tap recognizer whose action runs `action` when the tap is recognized.
+    /// Adds `recognizer` to the view and runs `action` on its action messages: one entry point for
+    /// every kind of gesture, configured as UIKit configures it.
     ///
     /// ```swift
-    /// let token = avatar.addTapGesture(taps: 2) { tap in print("double tap at", tap.location(in: tap.view)) }
+    /// let doubleTap = UITapGestureRecognizer()
+    /// doubleTap.numberOfTapsRequired = 2
+    /// let token = avatar.addGesture(doubleTap) { tap in print("double tap at", tap.location(in: tap.view)) }
     /// token.cancel()   // removes the recognizer from the view
+    /// card.addGesture(UIPanGestureRecognizer()) { pan in card.center.x += pan.translation(in: card).x }
     /// ```
     ///
-    /// - Parameters:
-    ///   - taps: `numberOfTapsRequired`; at least 1.
-    ///   - touches: `numberOfTouchesRequired`; at least 1.
-    ///   - action: Receives the recognizer once per recognized tap (state `.ended`).
-    /// - Returns: A token that removes the recognizer from the view; dropping it does not.
+    /// A tap or swipe recognizer's action runs once per recognized gesture (state `.ended`); any
+    /// other recognizer's runs on each state change (`.began`, `.changed`, `.ended` for a pan or a
+    /// long press).
     ///
-    /// > Important: Also sets `isUserInteractionEnabled`, which a `UIImageView` or `UILabel` has off.
+    /// - Parameters:
+    ///   - recognizer: A recognizer not yet attached to a view, configured as you want it
+    ///     (`numberOfTapsRequired`, `minimumPressDuration`, `direction`, …).
+    ///   - action: Receives the recognizer, typed as the class you passed.
+    /// - Returns: A token that cancels `action` at once and removes the recognizer from the view on
+    ///   the main actor; dropping it does not.
+    ///
+    /// > Important: Runs synchronously on the main actor, inside UIKit's action message. Also sets
+    /// > `isUserInteractionEnabled`, which a `UIImageView` or `UILabel` has off. The view retains
+    /// > the recognizer, which retains `action`: capture the view weakly, or use the recognizer's
+    /// > `view`.
+    @discardableResult
+    public func addGesture<Recognizer: UIGestureRecognizer>(
+      _ recognizer: Recognizer,
+      _ action: @escaping @MainActor @Sendable (_ recognizer: Recognizer) -> Void
+    ) -> Subscription {
+      let discrete = recognizer is UITapGestureRecognizer || recognizer is UISwipeGestureRecognizer
+      let token =
+        discrete
+        ? recognizer.addAction { recognizer in if recognizer.state == .ended { action(recognizer) } }
+        : recognizer.addAction(action)
+      return attach(recognizer, token)
+    }
+
+    /// Deprecated: use `addGesture(_:_:)` with a `UITapGestureRecognizer`.
+    @available(*, deprecated, message: "use addGesture(_:_:) with a UITapGestureRecognizer")
     @discardableResult
     public func addTapGesture(
       taps: Int = 1,
@@ -29,22 +56,11 @@
       let recognizer = UITapGestureRecognizer()
       recognizer.numberOfTapsRequired = taps
       recognizer.numberOfTouchesRequired = touches
-      return attach(recognizer, recognizer.addAction { tap in if tap.state == .ended { action(tap) } })
+      return addGesture(recognizer, action)
     }
 
-    /// Adds a long-press recognizer; `action` runs on each state change (`.began`, `.changed`,
-    /// `.ended`).
-    ///
-    /// ```swift
-    /// cell.addLongPressGesture { press in if press.state == .began { showMenu() } }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - minimumDuration: `minimumPressDuration`, in seconds; finite, not negative.
-    ///   - action: Receives the recognizer.
-    /// - Returns: A token that removes the recognizer from the view; dropping it does not.
-    ///
-    /// > Important: Runs synchronously on the main actor.
+    /// Deprecated: use `addGesture(_:_:)` with a `UILongPressGestureRecognizer`.
+    @available(*, deprecated, message: "use addGesture(_:_:) with a UILongPressGestureRecognizer")
     @discardableResult
     public func addLongPressGesture(
       minimumDuration: TimeInterval = 0.5,
@@ -57,39 +73,20 @@
       }
       let recognizer = UILongPressGestureRecognizer()
       recognizer.minimumPressDuration = minimumDuration
-      return attach(recognizer, recognizer.addAction(action))
+      return addGesture(recognizer, action)
     }
 
-    /// Adds a pan recognizer; `action` runs on each state change.
-    ///
-    /// ```swift
-    /// card.addPanGesture { pan in card.center.x += pan.translation(in: card).x }
-    /// ```
-    ///
-    /// - Parameter action: Receives the recognizer (`translation(in:)`, `velocity(in:)`, `state`).
-    /// - Returns: A token that removes the recognizer from the view; dropping it does not.
-    ///
-    /// > Important: Runs synchronously on the main actor.
+    /// Deprecated: use `addGesture(_:_:)` with a `UIPanGestureRecognizer`.
+    @available(*, deprecated, message: "use addGesture(_:_:) with a UIPanGestureRecognizer")
     @discardableResult
     public func addPanGesture(
       _ action: @escaping @MainActor @Sendable (_ recognizer: UIPanGestureRecognizer) -> Void
     ) -> Subscription {
-      let recognizer = UIPanGestureRecognizer()
-      return attach(recognizer, recognizer.addAction(action))
+      addGesture(UIPanGestureRecognizer(), action)
     }
 
-    /// Adds a swipe recognizer for `direction`; `action` runs once per recognized swipe.
-    ///
-    /// ```swift
-    /// page.addSwipeGesture(direction: .left) { _ in showNextPage() }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - direction: The permitted directions; not empty.
-    ///   - action: Receives the recognizer.
-    /// - Returns: A token that removes the recognizer from the view; dropping it does not.
-    ///
-    /// > Important: Runs synchronously on the main actor.
+    /// Deprecated: use `addGesture(_:_:)` with a `UISwipeGestureRecognizer`.
+    @available(*, deprecated, message: "use addGesture(_:_:) with a UISwipeGestureRecognizer")
     @discardableResult
     public func addSwipeGesture(
       direction: UISwipeGestureRecognizer.Direction = .right,
@@ -100,7 +97,7 @@
       }
       let recognizer = UISwipeGestureRecognizer()
       recognizer.direction = direction
-      return attach(recognizer, recognizer.addAction { swipe in if swipe.state == .ended { action(swipe) } })
+      return addGesture(recognizer, action)
     }
 
     /// Adds `recognizer` to the view; the returned token cancels `action` at once and removes the

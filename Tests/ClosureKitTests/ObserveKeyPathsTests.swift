@@ -30,6 +30,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
 /// The several-key-path forms of `Observed` and of `@Observable` observation (issue 30, item 3).
 @Suite struct ObservedKeyPathsTests {
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func eachWriteReportsTheFieldsThatChangedInKeyPathOrder() {
     let layout = Observed(Layout())
     let seen = Recorder<String>()
@@ -43,6 +44,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["width 0->320", "title ->B", "width 320->100"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func theChangedKeyPathIsPassedAsAPartialKeyPathAndItsValuesKeepTheirTypes() {
     let layout = Observed(Layout())
     let widths = Recorder<Int>()
@@ -54,6 +56,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(widths.values == [7])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func optionsChooseTheOldAndNewValuesAndInitialReportsEachKeyPath() {
     let layout = Observed(Layout(width: 5, title: "A"))
     let seen = Recorder<String>()
@@ -65,6 +68,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["width nil->5", "title nil->A", "title nil->B"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func oneTokenEndsEveryKeyPathAndReleasesTheCaptures() {
     let layout = Observed(Layout())
     let calls = Counter()
@@ -87,6 +91,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(layout.observerCount == 0)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func ownerFormPassesTheOwnerAndEndsWithIt() {
     let layout = Observed(Layout())
     var owner: Tracked? = Tracked("header")
@@ -101,6 +106,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(layout.observerCount == 0)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func queueDeliveryRunsTheCallsOfOneWriteThereInOrder() async {
     let queue = DispatchQueue(label: "layout")
     let layout = Observed(Layout())
@@ -116,6 +122,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["width nil->9", "title nil->Q"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func priorInOptionsStopsWithAMessageNamingOptions() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Observed(Layout()).observe(\.width, \.title, options: [.prior, .new]) { _, _ in }
@@ -123,6 +130,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(errorText(of: result).contains("`options`"))
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func noKeyPathStopsWithAMessageNamingKeyPaths() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Observed(Layout()).observe { (_: PartialKeyPath<Layout>, _: Change<any Sendable>) in }
@@ -142,6 +150,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     queue.sync {}
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func severalKeyPathsReportToOneHandlerWhichOneChanged() {
     let order = Order()
     let seen = Recorder<String>()
@@ -154,6 +163,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["count 0->1", "name A->B", "count 1->2"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func initialReportsEachKeyPathInOrderBeforeReturning() {
     let order = Order()
     order.count = 4
@@ -164,6 +174,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["name nil->A", "count nil->4"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func oneTokenEndsEveryKeyPathAndReleasesTheCaptures() {
     let order = Order()
     let calls = Counter()
@@ -186,6 +197,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(calls.value == 1)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func droppingTheTokenDoesNotEndTheObservation() {
     let order = Order()
     let calls = Counter()
@@ -197,6 +209,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(calls.value == 2)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func theTokenIsCancelledOnceTheObjectIsDeallocated() {
     var order: Order? = Order()
     let subscription = order!.observe(\.count, \.customer.name) { _, _ in }
@@ -205,6 +218,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(subscription.isCancelled)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func ownerFormPassesTheOwnerAndEndsWithIt() {
     let order = Order()
     var owner: Tracked? = Tracked("screen")
@@ -218,6 +232,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
     #expect(seen.values == ["screen: name nil->B"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @MainActor @Test func immediateDeliveryOfMainQueueWritesRunsOnTheMainQueue() async {
     let order = Order()
     let seen = Recorder<String>()
@@ -247,6 +262,7 @@ private func errorText(of result: ExitTest.Result?) -> String {
     return "\(name) \(value(change.oldValue))->\(value(change.newValue))"
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func severalKeyPathsOfAMainActorModelReportOnTheMainActor() async {
     let model = MainActorCounter()
     let seen = Recorder<String>()
@@ -262,6 +278,7 @@ private func errorText(of result: ExitTest.Result?) -> String {
     #expect(seen.values == ["count nil->0", "label nil->a", "count 0->1", "label a->b"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func oneTokenEndsEveryKeyPathOfAMainActorModel() async {
     let model = MainActorCounter()
     let calls = Counter()
@@ -276,6 +293,7 @@ private func errorText(of result: ExitTest.Result?) -> String {
     #expect(calls.value == 1)
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func theOwnerFormOfAMainActorModelEndsWithTheOwner() async {
     let model = MainActorCounter()
     var owner: ScreenOwner? = ScreenOwner()
@@ -291,6 +309,7 @@ private func errorText(of result: ExitTest.Result?) -> String {
 }
 
 extension MainActorObservableKeyPathsTests {
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func mainActorDeliveryEnqueuesTheCallsOnTheMainActor() async {
     let model = MainActorCounter()
     let seen = Recorder<String>()
@@ -304,6 +323,7 @@ extension MainActorObservableKeyPathsTests {
     #expect(seen.values == ["label q"])
   }
 
+  @available(*, deprecated, message: "tests the deprecated spelling")
   @Test func aQueueDeliveryStopsWithAMessageNamingDelivery() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run {

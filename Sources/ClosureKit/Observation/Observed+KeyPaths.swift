@@ -1,39 +1,6 @@
 extension Observed {
-  /// Registers one handler for several fields of the value, told which field changed: the
-  /// several-key-path form of ``observe(options:on:_:)-(_,Delivery,_)`` (BlocksKit's
-  /// `bk_addObserverForKeyPaths:task:`).
-  ///
-  /// ```swift
-  /// struct Layout: Sendable { var width = 0; var title = "" }
-  /// let layout = Observed(Layout())
-  /// layout.observe(\.width, \.title, options: [.old, .new]) { keyPath, change in
-  ///   if keyPath == \Layout.width { print("width", change.oldValue!, "->", change.newValue!) }
-  ///   if keyPath == \Layout.title { print("title is now", change.newValue!) }
-  /// }
-  /// layout.modify { $0.width = 320 }   // prints "width 0 -> 320"
-  /// ```
-  ///
-  /// After each write, the handler runs once for each key path whose field differs (`!=`) between
-  /// the value before and after the write, in the order the key paths are given; a write that
-  /// changes none of them calls nothing. With ``ObservationOptions/initial`` it runs once per key
-  /// path at registration.
-  ///
-  /// - Parameters:
-  ///   - keyPaths: One or more fields of `Value`, each `Equatable`.
-  ///   - options: What to report; ``ObservationOptions/prior`` is not offered (which fields a
-  ///     write changes is known only after it). Defaults to `[.new]`.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - handler: Receives the key path that changed, as a `PartialKeyPath<Value>`, and the
-  ///     field's change; cast its values to the field's type (`change.newValue as? Int`).
-  /// - Returns: One token for every key path: cancelling it ends the whole registration; dropping
-  ///   it does not.
-  ///
-  /// > Important: One registration on the box, with the threading of
-  /// > ``observe(options:on:_:)-(_,Delivery,_)``: the calls for one write run one after another,
-  /// > in the same place (the delivering thread, the queue, the main actor). No key path, or
-  /// > `.prior` in `options`, stops the program with a message naming the argument.
-  ///
-  /// - Complexity: O(k) comparisons per write, k being the number of key paths.
+  /// Deprecated: use `observing(_:options:).addHandler(on:_:)` with several key paths.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(on:_:)")
   @discardableResult
   public func observe<each Field: Equatable & Sendable>(
     _ keyPaths: repeat any KeyPath<Value, each Field> & Sendable,
@@ -45,27 +12,8 @@ extension Observed {
     return observe(options: Self.boxOptions(for: options), on: delivery) { change in report(change, handler) }
   }
 
-  /// Registers one handler for several fields of the value, bound to `owner`: it ends when
-  /// `owner` is deallocated and receives it as a strong parameter.
-  ///
-  /// ```swift
-  /// struct Layout: Sendable { var width = 0; var title = "" }
-  /// final class Header: Sendable { func relayout() {} }
-  /// let layout = Observed(Layout())
-  /// let header = Header()
-  /// layout.observe(\.width, \.title, owner: header) { header, keyPath, _ in header.relayout() }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - keyPaths: One or more fields of `Value`, each `Equatable`.
-  ///   - owner: Held weakly; the registration ends when it is deallocated.
-  ///   - options: What to report, without ``ObservationOptions/prior``. Defaults to `[.new]`.
-  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
-  ///   - handler: Receives the owner, the key path that changed and the field's change.
-  /// - Returns: One token for every key path; dropping it does not end the registration.
-  ///
-  /// > Important: The same rules as ``observe(_:options:on:_:)``. Once the owner is gone the
-  /// > handler is never called again; what it captured is released no later than the next write.
+  /// Deprecated: use `observing(_:options:).addHandler(owner:on:_:)` with several key paths.
+  @available(*, deprecated, message: "use observing(_:options:).addHandler(owner:on:_:)")
   @discardableResult
   public func observe<Owner: AnyObject & Sendable, each Field: Equatable & Sendable>(
     _ keyPaths: repeat any KeyPath<Value, each Field> & Sendable,

@@ -23,9 +23,13 @@
         _ = (control, event)
       }
       token.store(in: bag)
-      button.addAction(for: .touchUpInside, owner: self) { screen, _, _ in screen.log.append("tap") }
-      button.addAction(for: .touchUpInside, on: .queue(.global())) { _, _ in }
-      button.addAction(for: .touchUpInside, on: .mainActor) { @MainActor _, _ in self.log.append("later") }
+      button.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, sent in
+        let control: UIButton = sent.control  // typed as the class asked, no cast
+        screen.log.append("tap \(control.isEnabled)")
+      }
+      button.events(for: .touchUpInside).addHandler(on: .queue(.global())) { _ in }
+      button.events(for: .touchUpInside).onMainActor.addHandler { _ in self.log.append("later") }
+      button.events(for: .valueChanged).onMainActor.once { sent in _ = sent.event }
       button.removeActions(for: .touchUpOutside)
       _ = button.actionCount(for: .allEvents)
       let pair = TargetAction(attachedTo: button) { sender in _ = sender }

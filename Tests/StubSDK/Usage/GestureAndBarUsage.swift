@@ -21,10 +21,16 @@
       let swipe = UISwipeGestureRecognizer { recognizer in _ = recognizer.location(in: nil) }
       view.addGestureRecognizer(swipe)
 
-      let tap = view.addTapGesture(taps: 2) { tap in self.points.append(tap.location(in: tap.view)) }
-      view.addLongPressGesture(minimumDuration: 1) { press in _ = press.state }
-      view.addPanGesture { pan in _ = pan.velocity(in: nil) }
-      view.addSwipeGesture(direction: [.left, .right]) { _ in }
+      let doubleTap = UITapGestureRecognizer()
+      doubleTap.numberOfTapsRequired = 2
+      let tap = view.addGesture(doubleTap) { tap in self.points.append(tap.location(in: tap.view)) }
+      let press = UILongPressGestureRecognizer()
+      press.minimumPressDuration = 1
+      view.addGesture(press) { press in _ = press.state }
+      view.addGesture(UIPanGestureRecognizer()) { pan in _ = pan.velocity(in: nil) }
+      let sideways = UISwipeGestureRecognizer()
+      sideways.direction = [.left, .right]
+      view.addGesture(sideways) { _ in }
       tap.cancel()
 
       let save = UIBarButtonItem(title: "Save", style: .done) { item in item.isEnabled = false }

@@ -29,9 +29,11 @@
       navigationItem.rightBarButtonItem = UIBarButtonItem(barButtonSystemItem: .trash) { [weak self] _ in
         self?.confirmDelete()
       }
-      deleteButton.addAction(for: .touchUpInside, owner: self) { screen, _, _ in screen.confirmDelete() }
-      photo.observe(\.likes, options: [.initial, .new], on: .mainActor) { @MainActor [weak self] change in
-        self?.showLikes(change.newValue ?? 0)
+      deleteButton.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, _ in
+        screen.confirmDelete()
+      }
+      photo.observing(\.likes, options: [.initial, .new]).onMainActor.addHandler(owner: self) { screen, change in
+        screen.showLikes(change.newValue ?? 0)
       }
       .store(in: bag)
     }
