@@ -35,7 +35,10 @@ extension Observed {
   ///
   /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and of
   /// > ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
-  public struct Observing: HandlerSource {
+  public struct Observing: FlattenedHandlerSource {
+    /// Each call reports a change of the box's value.
+    public typealias Payload = Change<Value>
+
     /// The observed box.
     @usableFromInline let box: Observed
     /// What each registration reports.
@@ -47,38 +50,15 @@ extension Observed {
       self.options = options
     }
 
-    /// Registers `handler` as an observer of the box: the primitive behind
-    /// `addHandler` and `once`.
-    ///
-    /// ```swift
-    /// let count = Observed(0)
-    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - once: Whether the handler ends after its first call.
-    ///   - delivery: Where the handler runs.
-    ///   - file: The `#fileID` of the registration.
-    ///   - line: The `#line` of the registration.
-    ///   - handler: The closure, with its owner if it has one.
-    /// - Returns: A token that ends the observation; dropping it does not.
-    ///
-    /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
+    /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
     ///
     /// - Complexity: O(n) in the number of observers.
-    public func register<Owner: AnyObject & Sendable>(
-      once: Bool,
-      on delivery: consuming Delivery,
-      file: StaticString,
-      line: UInt,
-      _ handler: consuming SourceHandler<Owner, Change<Value>>
+    package func addFlattened(
+      on delivery: Delivery,
+      owner: (any AnyObject & Sendable)?,
+      _ handler: @escaping @Sendable (Change<Value>) -> Void
     ) -> Subscription {
-      let options = options
-      let storage = box.storage
-      let delivery = delivery
-      return handler.registerFlattened(once: once) { owner, handler in
-        storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
-      }
+      box.storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
     }
   }
 }
