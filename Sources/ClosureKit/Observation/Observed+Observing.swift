@@ -19,7 +19,6 @@ extension Observed {
   /// > (the initial callback runs or is enqueued before the registration returns; each observer
   /// > sees the changes in write order). A `once` handler runs for the first callback only, prior
   /// > or initial included, then ends.
-  @inlinable
   public func observing(_ options: ObservationOptions = [.new]) -> Observing {
     Observing(box: self, options: options)
   }
@@ -40,15 +39,9 @@ extension Observed {
     public typealias Payload = Change<Value>
 
     /// The observed box.
-    @usableFromInline let box: Observed
+    let box: Observed
     /// What each registration reports.
-    @usableFromInline let options: ObservationOptions
-
-    @inlinable
-    init(box: Observed, options: ObservationOptions) {
-      self.box = box
-      self.options = options
-    }
+    let options: ObservationOptions
 
     /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
     ///
