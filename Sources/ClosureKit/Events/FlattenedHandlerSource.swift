@@ -3,17 +3,23 @@
 /// writes ``HandlerSource/register(once:on:file:line:_:)`` once for all of them, binding the owner
 /// and the one call with `SourceHandler.registerFlattened(once:_:)`.
 package protocol FlattenedHandlerSource: HandlerSource {
-  /// Adds `handler`, which already checks its owner and claims its one call; `owner` is the owner
-  /// to record (a store may end the registration when it goes), or `nil`.
-  func addFlattened(
-    on delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription
+  /// Adds the registration's closure to the source's store.
+  func addFlattened(_ registration: FlattenedRegistration<Payload>) -> Subscription
+}
+
+/// What a `FlattenedHandlerSource`'s store adds: one plain closure, which already checks its owner
+/// and claims its one call, with its delivery and the owner to record.
+package struct FlattenedRegistration<Payload>: Sendable {
+  /// Where the handler runs.
+  package let delivery: Delivery
+  /// The owner to record (a store may end the registration when it goes), or `nil`.
+  package let owner: (any AnyObject & Sendable)?
+  /// The closure to call.
+  package let handler: @Sendable (Payload) -> Void
 }
 
 extension FlattenedHandlerSource {
-  /// Registers `handler` through `addFlattened(on:owner:_:)`: the primitive behind `addHandler`
+  /// Registers `handler` through `addFlattened(_:)`: the primitive behind `addHandler`
   /// and `once`, which are the methods to call.
   ///
   /// ```swift
@@ -40,7 +46,7 @@ extension FlattenedHandlerSource {
   ) -> Subscription {
     let delivery = delivery
     return handler.registerFlattened(once: once) { owner, handler in
-      addFlattened(on: delivery, owner: owner, handler)
+      addFlattened(FlattenedRegistration(delivery: delivery, owner: owner, handler: handler))
     }
   }
 }

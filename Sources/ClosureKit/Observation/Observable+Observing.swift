@@ -97,13 +97,10 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   let options: ObservationOptions
 
   /// Starts one observation: the store behind `FlattenedHandlerSource`'s `register`.
-  package func addFlattened(
-    on delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
     ObservableTracker(
-      root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
+      root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,
+      handler: added.handler
     )
     .start()
   }
@@ -143,14 +140,11 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
 
   /// Starts one observation on the main actor (stopping the program on any other thread): the
   /// store behind `FlattenedHandlerSource`'s `register`.
-  package func addFlattened(
-    on delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
     MainActor.assumeIsolated {
       MainActorObservableTracker(
-        root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
+        root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,
+        handler: added.handler
       )
       .start()
     }

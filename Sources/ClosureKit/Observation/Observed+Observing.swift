@@ -46,12 +46,8 @@ extension Observed {
     /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
     ///
     /// - Complexity: O(n) in the number of observers.
-    package func addFlattened(
-      on delivery: Delivery,
-      owner: (any AnyObject & Sendable)?,
-      _ handler: @escaping @Sendable (Change<Value>) -> Void
-    ) -> Subscription {
-      box.storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+      box.storage.add(options: options, delivery: added.delivery, owner: added.owner, handler: added.handler)
     }
   }
 }

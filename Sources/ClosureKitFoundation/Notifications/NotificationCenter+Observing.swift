@@ -55,11 +55,8 @@ public struct NotificationSource: FlattenedHandlerSource, @unchecked Sendable {
 
   /// Adds the block observer, the store behind `FlattenedHandlerSource`'s `register`; it ends
   /// itself at the first post that finds `owner` deallocated.
-  package func addFlattened(
-    on delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (Notification) -> Void
-  ) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    let (delivery, owner, handler) = (added.delivery, added.owner, added.handler)
     let observation = NotificationObservation(center: center)
     let isOwnerBound = owner != nil
     weak let weakOwner = owner
