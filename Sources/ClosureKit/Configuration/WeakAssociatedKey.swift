@@ -26,8 +26,9 @@
 /// > Important: Every method is safe from any thread, also while another thread releases the
 /// > attached object: a read returns the object, retained for the caller, or `nil`.
 public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable {
-  /// A process-unique address, as ``AssociatedKey``'s; never freed, so no later key reuses it.
-  let address: UInt
+  /// The strong key that holds the weak box: a weak key is an ``AssociatedKey`` whose value refers
+  /// to its object weakly, so storage, identity and release are that key's.
+  let key: AssociatedKey<WeakBox<Value>>
 
   /// Creates a new key, distinct from every other key (weak or not).
   ///
@@ -38,7 +39,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Each key reserves a few bytes for the life of the process, so create keys once
   /// > (as `static let` constants), not per object.
   public init() {
-    address = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
+    key = AssociatedKey()
   }
 
   /// The object attached to `object` under this key, or `nil` if there is none or it has been
@@ -54,7 +55,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
   /// > `nil` (the object already counts as dead).
   public func value(for object: AnyObject) -> Value? {
-    AssociationStorage.box(WeakBox<Value>.self, on: object, key: address)?.object
+    key.value(for: object)?.object
   }
 
   /// Attaches `value` to `object` under this key without retaining it, replacing any previous
@@ -70,7 +71,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   ///
   /// > Important: Safe from any thread.
   public func setValue(_ value: Value, for object: AnyObject) {
-    AssociationStorage.setBox(WeakBox(value), on: object, key: address)
+    key.setValue(WeakBox(value), for: object)
   }
 
   /// Detaches the value attached to `object` under this key, if any.
@@ -84,6 +85,6 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Safe from any thread. The attached object itself is not released (it was never
   /// > retained); the box that referred to it is.
   public func removeValue(for object: AnyObject) {
-    AssociationStorage.setBox(nil, on: object, key: address)
+    key.removeValue(for: object)
   }
 }

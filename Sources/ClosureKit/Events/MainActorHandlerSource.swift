@@ -69,10 +69,9 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the owner and each payload, on the main actor.
-  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
+  /// The other parameters and the token are those of ``addHandler(file:line:_:)``.
   ///
   /// > Important: As ``addHandler(file:line:_:)``; never called after the owner is gone.
   @discardableResult
@@ -85,7 +84,9 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     base.addHandler(owner: owner, on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
-  /// Registers a one-shot `@MainActor` handler.
+  /// Registers a one-shot `@MainActor` handler. The parameters are those of
+  /// ``addHandler(file:line:_:)``; `handler` receives the payload of the first call, and the token
+  /// removes the handler before it has run.
   ///
   /// ```swift
   /// @MainActor final class Screen {
@@ -95,12 +96,6 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///   }
   /// }
   /// ```
-  ///
-  /// - Parameters:
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives the payload of the first call, on the main actor.
-  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: Exactly once, also when several threads fire the source at the same moment;
   /// > asynchronous on the main actor; not at all if the token is cancelled before it starts.
@@ -113,7 +108,8 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     base.once(on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
-  /// Registers a one-shot `@MainActor` handler bound to `owner`.
+  /// Registers a one-shot `@MainActor` handler bound to `owner`: as
+  /// ``addHandler(owner:file:line:_:)``, for the first call only, as ``once(file:line:_:)``.
   ///
   /// ```swift
   /// @MainActor final class Screen: Sendable {
@@ -123,13 +119,6 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///   }
   /// }
   /// ```
-  ///
-  /// - Parameters:
-  ///   - owner: Held weakly; the handler ends when it is deallocated.
-  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
-  ///   - line: The `#line` of the call, recorded likewise.
-  ///   - handler: Receives the owner and the payload of the first call, on the main actor.
-  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: At most once, on the main actor, and not at all if the owner is deallocated or the
   /// > token cancelled before the delivery starts.
