@@ -69,9 +69,10 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///
   /// - Parameters:
   ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
   ///   - handler: Receives the owner and each payload, on the main actor.
-  ///
-  /// The other parameters and the token are those of ``addHandler(file:line:_:)``.
+  /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: As ``addHandler(file:line:_:)``; never called after the owner is gone.
   @discardableResult
