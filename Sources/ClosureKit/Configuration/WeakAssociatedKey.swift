@@ -26,9 +26,8 @@
 /// > Important: Every method is safe from any thread, also while another thread releases the
 /// > attached object: a read returns the object, retained for the caller, or `nil`.
 public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable {
-  /// The strong key that holds the weak box: a weak key is an ``AssociatedKey`` whose value refers
-  /// to its object weakly, so storage, identity and release are that key's.
-  let key: AssociatedKey<WeakBox<Value>>
+  /// A process-unique address, as ``AssociatedKey``'s; never freed, so no later key reuses it.
+  let address: UInt
 
   /// Creates a new key, distinct from every other key (weak or not).
   ///
@@ -39,7 +38,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Each key reserves a few bytes for the life of the process, so create keys once
   /// > (as `static let` constants), not per object.
   public init() {
-    key = AssociatedKey()
+    address = UInt(bitPattern: UnsafeMutableRawPointer.allocate(byteCount: 1, alignment: 1))
   }
 
   /// The object attached to `object` under this key, or `nil` if there is none or it has been
@@ -55,7 +54,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
   /// > `nil` (the object already counts as dead).
   public func value(for object: AnyObject) -> Value? {
-    key.value(for: object)?.object
+    AssociationStorage.box(WeakBox<Value>.self, on: object, key: address)?.object
   }
 
   /// Attaches `value` to `object` under this key without retaining it, replacing any previous
@@ -71,7 +70,7 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   ///
   /// > Important: Safe from any thread.
   public func setValue(_ value: Value, for object: AnyObject) {
-    key.setValue(WeakBox(value), for: object)
+    AssociationStorage.setBox(WeakBox(value), on: object, key: address)
   }
 
   /// Detaches the value attached to `object` under this key, if any.
@@ -85,6 +84,6 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// > Important: Safe from any thread. The attached object itself is not released (it was never
   /// > retained); the box that referred to it is.
   public func removeValue(for object: AnyObject) {
-    key.removeValue(for: object)
+    AssociationStorage.setBox(nil, on: object, key: address)
   }
 }

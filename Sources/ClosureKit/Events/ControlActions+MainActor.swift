@@ -5,6 +5,15 @@
 extension ControlActions {
   /// Deprecated: use `actions(for: kinds).addHandler(owner:on:_:)`.
   ///
+  /// - Parameters:
+  ///   - kinds: The kinds that fire the action; must not be empty.
+  ///   - owner: Held weakly; the action ends when it is deallocated.
+  ///   - delivery: Where the action runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - action: Receives the owner and the payload.
+  /// - Returns: A token that removes this one action; dropping it does not.
+  ///
   /// > Important: As ``HandlerSource/addHandler(owner:on:file:line:_:)``.
   @available(*, deprecated, message: "use actions(for:).addHandler(owner:on:) { ... }")
   @discardableResult
@@ -22,6 +31,14 @@ extension ControlActions {
 
   /// Deprecated: use `actions(for: kinds).onMainActor.addHandler(_:)`.
   ///
+  /// - Parameters:
+  ///   - kinds: The kinds that fire the action; must not be empty.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - action: Receives the payload of each matching send, on the main actor.
+  /// - Returns: A token that removes this one action; dropping it does not.
+  ///
   /// > Important: As ``MainActorHandlerSource/addHandler(file:line:_:)``.
   @available(*, deprecated, message: "use actions(for:).onMainActor.addHandler { ... }")
   @discardableResult
@@ -36,6 +53,15 @@ extension ControlActions {
   }
 
   /// Deprecated: use `actions(for: kinds).onMainActor.addHandler(owner:_:)`.
+  ///
+  /// - Parameters:
+  ///   - kinds: The kinds that fire the action; must not be empty.
+  ///   - owner: Held weakly; the action ends when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - action: Receives the owner and the payload, on the main actor.
+  /// - Returns: A token that removes this one action; dropping it does not.
   ///
   /// > Important: As ``MainActorHandlerSource/addHandler(owner:file:line:_:)``.
   @available(*, deprecated, message: "use actions(for:).onMainActor.addHandler(owner:) { ... }")

@@ -5,6 +5,13 @@ extension Event {
   /// Deprecated: use `onMainActor.addHandler(_:)`, whose closure is `@MainActor` without an
   /// annotation.
   ///
+  /// - Parameters:
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives each payload on the main actor.
+  /// - Returns: A token that removes the handler; dropping it does not.
+  ///
   /// > Important: As ``MainActorHandlerSource/addHandler(file:line:_:)``.
   @available(*, deprecated, message: "use onMainActor.addHandler { ... }")
   @discardableResult
@@ -18,6 +25,14 @@ extension Event {
   }
 
   /// Deprecated: use `onMainActor.addHandler(owner:_:)`.
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives the owner and each payload on the main actor.
+  /// - Returns: A token that removes the handler; dropping it does not.
   ///
   /// > Important: As ``MainActorHandlerSource/addHandler(owner:file:line:_:)``.
   @available(*, deprecated, message: "use onMainActor.addHandler(owner:) { ... }")
@@ -34,6 +49,13 @@ extension Event {
 
   /// Deprecated: use `onMainActor.once(_:)`.
   ///
+  /// - Parameters:
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives the payload of the first send, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
+  ///
   /// > Important: As ``MainActorHandlerSource/once(file:line:_:)``.
   @available(*, deprecated, message: "use onMainActor.once { ... }")
   @discardableResult
@@ -47,6 +69,14 @@ extension Event {
   }
 
   /// Deprecated: use `onMainActor.once(owner:_:)`.
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - delivery: ``MainActorDelivery/mainActor``.
+  ///   - file: The `#fileID` of the call.
+  ///   - line: The `#line` of the call.
+  ///   - handler: Receives the owner and the payload of the first send, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: As ``MainActorHandlerSource/once(owner:file:line:_:)``.
   @available(*, deprecated, message: "use onMainActor.once(owner:) { ... }")

@@ -128,8 +128,6 @@ extension HandlerSource {
   }
 
   /// Registers a handler that runs on the next call only, then ends and releases its captures.
-  /// The parameters are those of ``addHandler(on:file:line:_:)``; `handler` receives the payload of
-  /// the first call, and the token removes the handler before it has run.
   ///
   /// ```swift
   /// let loaded = Event<Void>()
@@ -137,6 +135,13 @@ extension HandlerSource {
   /// loaded.send()   // prints "first load"
   /// loaded.send()   // prints nothing
   /// ```
+  ///
+  /// - Parameters:
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - handler: Receives the payload of the first call.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: Exactly once, also when several threads fire the source at the same moment;
   /// > threading as ``addHandler(on:file:line:_:)``.
@@ -150,8 +155,7 @@ extension HandlerSource {
     register(once: true, on: delivery, file: file, line: line, SourceHandler<NoOwner, Payload>.plain(handler))
   }
 
-  /// Registers a one-shot handler bound to `owner`: as ``addHandler(owner:on:file:line:_:)``, for
-  /// the next call only, as ``once(on:file:line:_:)``.
+  /// Registers a one-shot handler bound to `owner`.
   ///
   /// ```swift
   /// final class Spinner: Sendable { func hide() {} }
@@ -160,8 +164,15 @@ extension HandlerSource {
   /// loaded.once(owner: spinner) { spinner, _ in spinner.hide() }
   /// ```
   ///
-  /// > Important: Runs at most once, and not at all if the owner is deallocated first; threading
-  /// > as ``addHandler(on:file:line:_:)``.
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - delivery: Where the handler runs. Defaults to ``Delivery/immediate``.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - handler: Receives the owner and the payload of the first call.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
+  ///
+  /// > Important: Runs at most once, and not at all if the owner is deallocated first.
   @inlinable @discardableResult
   public func once<Owner: AnyObject & Sendable>(
     owner: Owner,

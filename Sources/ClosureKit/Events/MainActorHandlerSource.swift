@@ -85,9 +85,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     base.addHandler(owner: owner, on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
-  /// Registers a one-shot `@MainActor` handler. The parameters are those of
-  /// ``addHandler(file:line:_:)``; `handler` receives the payload of the first call, and the token
-  /// removes the handler before it has run.
+  /// Registers a one-shot `@MainActor` handler.
   ///
   /// ```swift
   /// @MainActor final class Screen {
@@ -97,6 +95,12 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///   }
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - handler: Receives the payload of the first call, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: Exactly once, also when several threads fire the source at the same moment;
   /// > asynchronous on the main actor; not at all if the token is cancelled before it starts.
@@ -109,8 +113,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     base.once(on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
-  /// Registers a one-shot `@MainActor` handler bound to `owner`: as
-  /// ``addHandler(owner:file:line:_:)``, for the first call only, as ``once(file:line:_:)``.
+  /// Registers a one-shot `@MainActor` handler bound to `owner`.
   ///
   /// ```swift
   /// @MainActor final class Screen: Sendable {
@@ -120,6 +123,13 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
   ///   }
   /// }
   /// ```
+  ///
+  /// - Parameters:
+  ///   - owner: Held weakly; the handler ends when it is deallocated.
+  ///   - file: The `#fileID` of the call, recorded only while `HandlerDiagnostics` are on.
+  ///   - line: The `#line` of the call, recorded likewise.
+  ///   - handler: Receives the owner and the payload of the first call, on the main actor.
+  /// - Returns: A token that removes the handler before it has run; dropping it does not.
   ///
   /// > Important: At most once, on the main actor, and not at all if the owner is deallocated or the
   /// > token cancelled before the delivery starts.

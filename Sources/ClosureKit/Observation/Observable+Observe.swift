@@ -46,7 +46,15 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
-    observing(keyPath, options: options).addHandler(on: delivery, handler)
+    ObservableTracker(
+      root: self,
+      keyPath: keyPath,
+      options: options,
+      delivery: delivery,
+      owner: nil,
+      handler: handler
+    )
+    .start()
   }
 
   /// Deprecated: use `observing(keyPath, options: options).addHandler(owner:on:_:)`.
