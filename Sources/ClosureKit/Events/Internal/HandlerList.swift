@@ -1,5 +1,3 @@
-public import Synchronization
-
 /// The thread-safe, ordered handler list behind ``Event`` and ``ControlActions``: the registry.
 ///
 /// Its state is a ``HandlerListState`` behind a ``Locked``; every change is a method of that state,
@@ -22,21 +20,10 @@ final class HandlerList<Payload: Sendable, Tag: Sendable>: HandlerListSource, @u
 
   @usableFromInline let state = Locked(HandlerListState<Payload, Tag>())
 
-  /// In debug builds (where ThreadSanitizer runs) only: every send adds to it (releasing) when it
-  /// has finished reading its snapshot, and every change of the entries loads it (acquiring) first.
-  /// The snapshot shares the entries' buffer until a change copies it; a change writes in place
-  /// only once the buffer is unique again, which orders it after every send's reads through the
-  /// runtime's reference counts: an edge ThreadSanitizer cannot see, as the runtime is not
-  /// instrumented. This one it sees. Release builds skip it (it would cost a send an atomic add).
-  @usableFromInline let snapshotsRead = Atomic<Int>(0)
-
-  /// `state.withLock` for a change of the entries (see ``snapshotsRead``).
+  /// `state.withLock` for a change of the entries.
   @inlinable
   func withStateChange<Result>(_ body: (inout HandlerListState<Payload, Tag>) -> Result) -> Result {
     state.withLock { state in
-      #if DEBUG
-        _ = snapshotsRead.load(ordering: .acquiring)
-      #endif
       return body(&state)
     }
   }
