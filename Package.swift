@@ -23,6 +23,8 @@ let package = Package(
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
     // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
+    // The `.heavy` test trait: the stress tests of both test targets take turns; not a product.
+    .target(name: "ClosureKitTestSupport", dependencies: ["ClosureKit"], path: "Tests/Support/TestSupport"),
     // The randomized soak (issue 28): every source at once from several threads; Scripts/soak.sh.
     .executableTarget(
       name: "closurekit-soak",
@@ -33,10 +35,15 @@ let package = Package(
       name: "closurekit-demo",
       dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
     ),
-    .testTarget(name: "ClosureKitTests", dependencies: ["ClosureKit", "ClosureKitTesting"]),
+    .testTarget(
+      name: "ClosureKitTests",
+      dependencies: ["ClosureKit", "ClosureKitTesting", "ClosureKitTestSupport"]
+    ),
     .testTarget(
       name: "ClosureKitFoundationTests",
-      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
+      dependencies: [
+        "ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer", "ClosureKitTestSupport",
+      ]
     ),
   ],
   swiftLanguageModes: [.v6]

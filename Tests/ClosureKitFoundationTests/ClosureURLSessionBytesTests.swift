@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct ClosureURLSessionBytesTests {
+@Suite(.network) struct ClosureURLSessionBytesTests {
   @Test func bytesDeliversTheWholeBodyInOrder() async throws {
     try await withServer { server in
       let session = makeSession()

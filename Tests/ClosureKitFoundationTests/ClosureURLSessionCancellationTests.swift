@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct ClosureURLSessionCancellationTests {
+@Suite(.network) struct ClosureURLSessionCancellationTests {
   /// FoundationNetworking stops the process when a `cancel()` is carried out after the task has
   /// completed (`TaskRegistry.swift:118`); before the fix, this child process died in every run
   /// with 200 rounds (6 of 6, loaded machine); with these 120 rounds, 3 of 5 on a lighter load.
@@ -25,6 +26,7 @@ import Testing
   // names a thread that is itself waiting for the lock. Scripts/repro/tsan-swift-once shows the
   // stall without ClosureKit: 60 such threads take 28 to 59 s under ThreadSanitizer, 0.4 s plain.
   @Test(
+    .heavyExitTest,
     .disabled(if: isUnderThreadSanitizer, "the child hangs in the Swift runtime's swift_once under ThreadSanitizer"))
   func cancellingBytesAndDownloadsAtRandomMomentsNeverStopsTheProcess() async {
     await #expect(processExitsWith: .success) {

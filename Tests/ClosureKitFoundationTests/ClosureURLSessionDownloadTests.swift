@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct ClosureURLSessionDownloadTests {
+@Suite(.network) struct ClosureURLSessionDownloadTests {
   @Test func downloadWritesTheBodyToAFileTheCallerOwnsAndReportsProgress() async throws {
     try await withTemporaryDirectory { directory in
       try await withServer { server in

@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct ClosureURLSessionFaultTests {
+@Suite(.network) struct ClosureURLSessionFaultTests {
   @Test func unsupportedSchemeIsATypedErrorAndCompletesOnce() async throws {
     let log = await run(URLRequest(url: URL(string: "gopher://127.0.0.1/")!))
     #expect(log.errorCode == .unsupportedURL)

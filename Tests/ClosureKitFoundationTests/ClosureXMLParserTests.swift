@@ -1,4 +1,5 @@
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -35,7 +36,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
 }
 
 @Suite struct ClosureXMLParserTests {
-  @Test func documentOverTenMegabytesParsesWithoutError() throws {
+  @Test(.heavy) func documentOverTenMegabytesParsesWithoutError() throws {
     // Foundation fed the whole document to libxml2 in one piece and hit its 10,000,000-byte limit.
     let data = generatedDocument(lines: 650_000)
     #expect(data.count > 11_000_000)
@@ -46,7 +47,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
     #expect(elements == 650_001)
   }
 
-  @Test func documentOverTenMegabytesParsesFromAFile() throws {
+  @Test(.heavy) func documentOverTenMegabytesParsesFromAFile() throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("closurekit-\(UUID().uuidString).xml")
     try generatedDocument(lines: 600_000).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }

@@ -1,5 +1,6 @@
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -8,7 +9,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct LoopbackServerTests {
+@Suite(.network) struct LoopbackServerTests {
   @Test func serverListensOnLoopbackWithAnEphemeralPort() throws {
     let server = try LoopbackServer()
     defer { server.stop() }

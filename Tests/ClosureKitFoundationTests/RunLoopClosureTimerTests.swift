@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Synchronization
@@ -207,19 +208,19 @@ private func descriptorsLeftInAChildProcess(ending: TimerEnding) async -> Int? {
 /// opens or closes descriptors while it counts.
 @Suite(.enabled(if: canCountDescriptors, "counts open descriptors in /proc/self/fd, which only Linux has"))
 struct RunLoopClosureTimerDescriptorTests {
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.exitTest, .timeLimit(.minutes(2)))
   func aTimerInvalidatedOnAThreadThatExitsLeavesNoDescriptorOpen() async {
     let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndDropped)
     #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.exitTest, .timeLimit(.minutes(2)))
   func aKeptInvalidatedTimerDoesNotKeepItsExitedThreadsRunLoop() async {
     let left = await descriptorsLeftInAChildProcess(ending: .invalidatedAndKept)
     #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")
   }
 
-  @Test(.timeLimit(.minutes(2)))
+  @Test(.exitTest, .timeLimit(.minutes(2)))
   func aTimerLeftScheduledDoesNotKeepItsExitedThreadsRunLoop() async {
     let left = await descriptorsLeftInAChildProcess(ending: .leftScheduled)
     #expect(left.map { $0 <= 0 } == true, "left \(String(describing: left)) descriptors open")

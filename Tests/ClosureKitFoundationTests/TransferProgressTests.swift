@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -9,7 +10,7 @@ import Testing
   import FoundationNetworking
 #endif
 
-@Suite struct TransferProgressTests {
+@Suite(.network) struct TransferProgressTests {
   @Test func fractionCompletedIsNilWhenTheSizeIsUnknownAndClampedToOne() {
     #expect(TransferProgress(completedBytes: 5, expectedBytes: nil).fractionCompleted == nil)
     #expect(TransferProgress(completedBytes: 5, expectedBytes: 0).fractionCompleted == nil)
@@ -17,7 +18,7 @@ import Testing
     #expect(TransferProgress(completedBytes: 200, expectedBytes: 100).fractionCompleted == 1)
   }
 
-  @Test func negativeCompletedBytesIsAPreconditionFailureNamingTheArgument() async {
+  @Test(.exitTest) func negativeCompletedBytesIsAPreconditionFailureNamingTheArgument() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = TransferProgress(completedBytes: -1, expectedBytes: nil)
     }

@@ -1,4 +1,5 @@
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -40,7 +41,7 @@ import Testing
     Array("<!DOCTYPE a [<!NOTATION n SYSTEM \"n\"><!ATTLIST a z NOTATION (n|n) #IMPLIED>]><a/>".utf8),
   ]
 
-  @Test(arguments: documents)
+  @Test(.heavyExitTest, arguments: documents)
   func issueDocumentDoesNotCrashTheProcess(document: [UInt8]) async {
     await #expect(processExitsWith: .success) { [document] in
       let data = Data(document)

@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -173,7 +174,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     #expect(weakCaptured == nil)
   }
 
-  @Test func adapterKeepAliveIsReleasedAfterEveryParse() async {
+  @Test(.exitTest) func adapterKeepAliveIsReleasedAfterEveryParse() async {
     await #expect(processExitsWith: .success) {
       _ = try? XMLParser.parse(Data("<r/>".utf8), handlers: XMLParserHandlers())
       _ = try? XMLParser.parse(Data("<r></s>".utf8), handlers: XMLParserHandlers())
@@ -215,7 +216,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     #expect(text.values.joined() == "é")
   }
 
-  @Test func dtdWithImpliedAttributeDoesNotCrashTheProcess() async {
+  @Test(.exitTest) func dtdWithImpliedAttributeDoesNotCrashTheProcess() async {
     await #expect(processExitsWith: .success) {
       let xml = "<?xml version=\"1.0\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED><!NOTATION g SYSTEM \"g\">]><a/>"
       do {
@@ -228,7 +229,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     /// The Foundation bug that ClosureKit's own libxml2 driver avoids on Linux: if this starts
     /// failing, Foundation was fixed.
     /// (SIGSEGV; under ThreadSanitizer the sanitizer catches the signal and exits with 66.)
-    @Test func foundationItselfCrashesOnImpliedAttributeWithADelegate() async {
+    @Test(.exitTest) func foundationItselfCrashesOnImpliedAttributeWithADelegate() async {
       await #expect(processExitsWith: .failure) {
         final class Empty: NSObject, XMLParserDelegate {}
         let parser = XMLParser(
@@ -275,7 +276,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     #expect(names == ["r", "a"])
   }
 
-  @Test func eventsSequenceReleasesItsAdapterBeforeItFinishes() async {
+  @Test(.exitTest) func eventsSequenceReleasesItsAdapterBeforeItFinishes() async {
     await #expect(processExitsWith: .success) {
       for try await _ in XMLParser.events(in: Data("<r><a/></r>".utf8)) {}
       _ = try? await XMLParser.events(in: Data("<r></s>".utf8)).reduce(0) { count, _ in count + 1 }

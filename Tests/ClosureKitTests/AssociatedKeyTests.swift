@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Dispatch
 import Testing
 
@@ -191,7 +192,7 @@ final class ReadsInDeinit {
     #expect(reused > 0, "the allocator never reused an address: the test proved nothing")
   }
 
-  @Test func manyThreadsGetAndSetSafely() async {
+  @Test(.heavy) func manyThreadsGetAndSetSafely() async {
     let shared = Tracked("shared")
     let key = AssociatedKey<Int>()
     let trackedKey = AssociatedKey<Tracked>()
@@ -387,7 +388,7 @@ final class ReadsInDeinit {
 
     /// Race: an object's last reference is dropped while the sweep holds it from its weak load;
     /// the object's deinit uses the table. Hung before the fix within a few seconds.
-    @Test func anObjectDroppedWhileTheSweepReadsItMayUseTheTableInItsDeinit() async {
+    @Test(.heavy) func anObjectDroppedWhileTheSweepReadsItMayUseTheTableInItsDeinit() async {
       let table = AssociationTable()
       let probe = Tracked("probe")
       let current = Slot<ReadsTableInDeinit>()

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -113,7 +114,7 @@ import Testing
   // MARK: Lock rule
 
   #if DEBUG
-    @Test func aTimerTransitionOutsideTheSchedulersLockStopsADebugBuild() async {
+    @Test(.exitTest) func aTimerTransitionOutsideTheSchedulersLockStopsADebugBuild() async {
       await #expect(processExitsWith: .failure) {
         let timer = ClosureTimer(.after(.seconds(1)), clock: ManualClock()) { _ in }
         _ = timer.end()

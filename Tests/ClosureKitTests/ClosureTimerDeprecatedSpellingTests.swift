@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -41,7 +42,7 @@ import Testing
   }
 
   @available(*, deprecated)
-  @Test func badArgumentsOfTheOldSpellingsStillNameTheArgument() async {
+  @Test(.exitTest) func badArgumentsOfTheOldSpellingsStillNameTheArgument() async {
     await #expect(processExitsWith: .failure) {
       _ = ClosureTimer(after: .seconds(-1), clock: ManualClock()) { _ in }
     }

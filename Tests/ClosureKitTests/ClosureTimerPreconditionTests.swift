@@ -1,45 +1,46 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Testing
 
 /// Bad arguments stop the process with a precondition failure (checked in a child process).
 @Suite struct ClosureTimerPreconditionTests {
-  @Test func negativeDelayIsAPreconditionFailure() async {
+  @Test(.exitTest) func negativeDelayIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = ClosureTimer(.after(.seconds(-1)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`delay`"))
   }
 
-  @Test func zeroIntervalOfARepeatingTimerIsAPreconditionFailure() async {
+  @Test(.exitTest) func zeroIntervalOfARepeatingTimerIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = ClosureTimer(.every(.zero), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`interval`"))
   }
 
-  @Test func negativeIntervalIsAPreconditionFailure() async {
+  @Test(.exitTest) func negativeIntervalIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       ClosureTimer.schedule(.every(.milliseconds(-5)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`interval`"))
   }
 
-  @Test func repeatCountBelowOneIsAPreconditionFailure() async {
+  @Test(.exitTest) func repeatCountBelowOneIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       ClosureTimer.schedule(.every(.seconds(1), repeatCount: 0), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`repeatCount`"))
   }
 
-  @Test func negativeToleranceIsAPreconditionFailure() async {
+  @Test(.exitTest) func negativeToleranceIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       ClosureTimer.schedule(.every(.seconds(1), tolerance: .seconds(-1)), clock: ManualClock()) { _ in }
     }
     #expect(stderr(of: result).contains("`tolerance`"))
   }
 
-  @Test func advancingAManualClockBackwardsIsAPreconditionFailure() async {
+  @Test(.exitTest) func advancingAManualClockBackwardsIsAPreconditionFailure() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       ManualClock().advance(by: .seconds(-1))
     }

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Synchronization
@@ -547,7 +548,7 @@ struct WrappedClock: Clock {
 
   /// Race: the owner's last reference is dropped while `isValid` or `fire` holds it from its weak
   /// load; the owner's deinit invalidates the timer. Hung before the fix within a few seconds.
-  @Test func anOwnerDroppedWhileTheTimerReadsItMayInvalidateTheTimer() async {
+  @Test(.heavy) func anOwnerDroppedWhileTheTimerReadsItMayInvalidateTheTimer() async {
     let clock = ManualClock()
     let current = Slot<ClosureTimer>()
     let finished = await raceFinishes {
@@ -567,7 +568,7 @@ struct WrappedClock: Clock {
 
   /// Race: the owner's last reference is dropped while the scheduler, firing due timers, holds it
   /// from its weak load; the owner's deinit invalidates the timer.
-  @Test func anOwnerDroppedWhileTheSchedulerFiresMayInvalidateTheTimer() async {
+  @Test(.heavy) func anOwnerDroppedWhileTheSchedulerFiresMayInvalidateTheTimer() async {
     let clock = ManualClock()
     let finished = await raceFinishes {
       for _ in 0..<stressRounds(300_000) {

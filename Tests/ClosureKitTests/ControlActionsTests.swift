@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -107,7 +108,7 @@ struct TestKind: OptionSet, Sendable {
     #expect(calls.values == ["plain 1", "screen 1"])
   }
 
-  @Test func anEmptyKindSetIsAPreconditionFailureNamingTheArgument() async {
+  @Test(.exitTest) func anEmptyKindSetIsAPreconditionFailureNamingTheArgument() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       ControlActions<TestKind, Void>().addAction(for: []) {}
     }

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -156,7 +157,7 @@ import Testing
     #expect(await released.wait(timeout: crossThreadDeadline))
   }
 
-  @Test func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
+  @Test(.heavy) func anOwnerDroppedWhileADeadClosureIsClearedIsNotReleasedUnderTheLock() async {
     let slot = Delegate<Int, Int>()
     let iterations = stressRounds(200_000)
     let setter = Expectation()

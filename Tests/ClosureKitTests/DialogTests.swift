@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -331,7 +332,7 @@ struct FixedPresenter: DialogPresenter {
 
   // MARK: Programmer errors
 
-  @Test func aSecondCancelButtonStopsWithAMessageNamingRole() async {
+  @Test(.exitTest) func aSecondCancelButtonStopsWithAMessageNamingRole() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let alert = Alert(title: "T")
       alert.addButton("Cancel", role: .cancel)
@@ -341,7 +342,7 @@ struct FixedPresenter: DialogPresenter {
     #expect(message.contains("argument `role` is .cancel"))
   }
 
-  @Test func addingAButtonAfterPresentingStopsWithAMessage() async {
+  @Test(.exitTest) func addingAButtonAfterPresentingStopsWithAMessage() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let alert = Alert(title: "T")
       alert.addButton("OK")
@@ -352,7 +353,7 @@ struct FixedPresenter: DialogPresenter {
     #expect(message.contains("the dialog was already presented"))
   }
 
-  @Test func presentingADialogWithoutButtonsStopsWithAMessage() async {
+  @Test(.exitTest) func presentingADialogWithoutButtonsStopsWithAMessage() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       _ = try? await Alert(title: "T").present(on: ScriptedPresenter([.choose(0)]))
     }
@@ -624,7 +625,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
     #expect(log.values.count == 5)
   }
 
-  @Test func settingALifecycleClosureAfterPresentingStopsTheProgram() async {
+  @Test(.exitTest) func settingALifecycleClosureAfterPresentingStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
       let alert = Alert(title: "T")
       alert.addButton("OK")

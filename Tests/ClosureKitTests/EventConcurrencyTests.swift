@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Synchronization
@@ -41,7 +42,7 @@ import Testing
   /// A `once` handler ends in the send that runs it, which detaches its token under the list's
   /// lock while the registering thread drops that token: the list must never be the one to release
   /// the token's last reference there (its deinit takes the same lock: a deadlock).
-  @Test func tokensDroppedWhileASendEndsTheirHandlerNeverDeadlock() async {
+  @Test(.heavy) func tokensDroppedWhileASendEndsTheirHandlerNeverDeadlock() async {
     let event = Event<Int>()
     let finished = Expectation(count: 2)
     let rounds = stressRounds(500_000)
@@ -60,7 +61,7 @@ import Testing
   /// not release an owner's last reference while holding the list's lock (reading the weak owner
   /// makes a strong copy; if the owner's thread drops its reference meanwhile, that copy is the
   /// last one, and the deinit's cancel takes the same lock).
-  @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
+  @Test(.heavy) func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
     let event = Event<Int>()
     let didFinish = await ownersDieWhileTheSourceSweeps(rounds: stressRounds(100_000)) { owner in
       event.addHandler(owner: owner) { _, _ in }

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Testing
 
 /// Random sequences of add / once / cancel / send checked against a small reference model.
@@ -10,7 +11,7 @@ import Testing
     var isLive = true
   }
 
-  @Test(arguments: 1...20)
+  @Test(.heavy, arguments: 1...20)
   func randomOperationsMatchTheReferenceModel(seed: Int) {
     var generator = SplitMix64(seed: UInt64(seed))
     let event = Event<Int>()

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Dispatch
 import Testing
 
@@ -53,7 +54,7 @@ private final class SelfRetainingAdapter: Sendable {
     keepAlive.release()
   }
 
-  @Test func liveCountShowsAReleaseThatNeverCame() async {
+  @Test(.exitTest) func liveCountShowsAReleaseThatNeverCame() async {
     // In a child process, so that keep-alives of tests running in parallel do not count.
     await #expect(processExitsWith: .success) {
       let first = KeepAlive()
@@ -70,7 +71,7 @@ private final class SelfRetainingAdapter: Sendable {
     }
   }
 
-  @Test func retainingTwiceIsAProgrammerErrorNamingTheArgument() async {
+  @Test(.exitTest) func retainingTwiceIsAProgrammerErrorNamingTheArgument() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       let keepAlive = KeepAlive()
       keepAlive.retain(Tracked())

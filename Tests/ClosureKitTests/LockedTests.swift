@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -97,7 +98,7 @@ import Testing
     /// DESIGN.md, "Inside the core": the platform lock is error-checking in debug builds, so a
     /// re-lock by the holding thread stops the program with a message instead of hanging. (Release
     /// builds keep the plain mutex; the exit tests' release run leaves this one out.)
-    @Test func aReLockByTheHoldingThreadStopsTheProgramInDebugBuilds() async {
+    @Test(.exitTest) func aReLockByTheHoldingThreadStopsTheProgramInDebugBuilds() async {
       let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
         let lock = Locked(0)
         lock.withLock { _ in lock.withLock { $0 += 1 } }

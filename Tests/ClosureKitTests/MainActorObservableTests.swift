@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Observation
@@ -255,7 +256,7 @@ final class ScreenOwner: Sendable {}
   /// same: the handler was once read through a `Locked` of a function type, which wrapped it in two
   /// more reabstraction thunks per read, so the n-th change ran through 2n thunks (quadratic time,
   /// and a stack overflow well before 100,000 changes).
-  @Test func aLongChainOfChangesCostsTheSamePerChange() async {
+  @Test(.heavy) func aLongChainOfChangesCostsTheSamePerChange() async {
     let model = MainActorCounter()
     let changes = stressRounds(100_000)
     let reachedTheEnd = Expectation()

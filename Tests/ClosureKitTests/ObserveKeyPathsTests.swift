@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Observation
@@ -123,7 +124,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
   }
 
   @available(*, deprecated, message: "tests the deprecated spelling")
-  @Test func priorInOptionsStopsWithAMessageNamingOptions() async {
+  @Test(.exitTest) func priorInOptionsStopsWithAMessageNamingOptions() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Observed(Layout()).observe(\.width, \.title, options: [.prior, .new]) { _, _ in }
     }
@@ -131,7 +132,7 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
   }
 
   @available(*, deprecated, message: "tests the deprecated spelling")
-  @Test func noKeyPathStopsWithAMessageNamingKeyPaths() async {
+  @Test(.exitTest) func noKeyPathStopsWithAMessageNamingKeyPaths() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       Observed(Layout()).observe { (_: PartialKeyPath<Layout>, _: Change<any Sendable>) in }
     }
@@ -324,7 +325,7 @@ extension MainActorObservableKeyPathsTests {
   }
 
   @available(*, deprecated, message: "tests the deprecated spelling")
-  @Test func aQueueDeliveryStopsWithAMessageNamingDelivery() async {
+  @Test(.exitTest) func aQueueDeliveryStopsWithAMessageNamingDelivery() async {
     let result = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
       await MainActor.run {
         _ = MainActorCounter().observe(\.count, \.label, on: .queue(.global())) { _, _ in }

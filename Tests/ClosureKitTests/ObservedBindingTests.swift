@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -43,7 +44,7 @@ import Testing
   ///
   /// The four cases run one after another: at once, their up to twelve busy threads starved the
   /// rest of a `swift test` run on 2 cores.
-  @Test(.serialized, arguments: [Style.copiesNewValue, .copiesCurrentValue], [2, 4])
+  @Test(.heavy, .serialized, arguments: [Style.copiesNewValue, .copiesCurrentValue], [2, 4])
   func aTwoWayBindingWrittenFromSeveralThreadsAtOnceSettles(style: Style, threads: Int) async {
     var rounds = 0
     var calls = 0

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Synchronization
@@ -375,7 +376,7 @@ final class Player: @unchecked Sendable {
   /// An owner whose deinit cancels its own token: neither the sweep of dead owners on
   /// registration nor `isCancelled` may release an owner's last reference under the box's lock
   /// (the deinit's cancel takes the same lock).
-  @Test func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
+  @Test(.heavy) func anOwnerWhoseDeinitCancelsItsTokenNeverDeadlocksTheSweep() async {
     let box = Observed(0)
     let didFinish = await ownersDieWhileTheSourceSweeps(rounds: stressRounds(50_000)) { owner in
       box.observing().addHandler(owner: owner) { _, _ in }

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Synchronization
 import Testing
@@ -38,7 +39,7 @@ import Testing
   ///
   /// CPU-bound for seconds, so it runs on a thread of its own, not on the cooperative pool (two
   /// threads here, which every other test's tasks need); its findings come back as strings.
-  @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
+  @Test(.heavy, arguments: [1, 2, 3, 4, 5, 6, 7, 8] as [UInt64])
   func randomOperationsMatchTheModel(seed: UInt64) async {
     let failures = Recorder<String>()
     await onNewThread { Self.runModel(seed: seed, failures: failures) }
@@ -147,7 +148,7 @@ import Testing
   /// Several threads at once, each with its own handlers, owners and bag on one shared event,
   /// sending too: the invariants hold after every operation, no handler starts after its
   /// `cancel()` returned, a one-shot runs at most once, and at the end every capture is released.
-  @Test func manyThreadsAddingCancellingSendingAndOwnersDyingKeepTheInvariants() async {
+  @Test(.heavy) func manyThreadsAddingCancellingSendingAndOwnersDyingKeepTheInvariants() async {
     let event = Event<Int>()
     let liveCaptures = Shared(0)
     let violations = Recorder<String>()

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -36,7 +37,7 @@ import Testing
 
   static let threads = 8
 
-  @Test func everySourceDrivenAtOnceFromEightThreadsKeepsItsRules() async {
+  @Test(.heavy) func everySourceDrivenAtOnceFromEightThreadsKeepsItsRules() async {
     let seed = Self.seed
     let replay = "seed \(seed) (replay: CLOSUREKIT_SOAK_SEED=\(seed) Scripts/soak.sh)"
     print("SoakTests: \(Self.seconds) s, \(Self.threads) threads, \(replay)")
