@@ -23,8 +23,12 @@ let package = Package(
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
     // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
-    // The `.heavy` test trait: the stress tests of both test targets take turns; not a product.
-    .target(name: "ClosureKitTestSupport", dependencies: ["ClosureKit"], path: "Tests/Support/TestSupport"),
+    // The `.heavy` test trait (the stress tests of both test targets take turns) and the waits and
+    // helpers both test targets share; not a product.
+    .target(
+      name: "ClosureKitTestSupport", dependencies: ["ClosureKit", "ClosureKitTesting"],
+      path: "Tests/Support/TestSupport"
+    ),
     // The randomized soak (issue 28): every source at once from several threads; Scripts/soak.sh.
     .executableTarget(
       name: "closurekit-soak",

@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -11,10 +12,10 @@ private final class Entry: Sendable {
 /// A cache configured by `configure` whose `willEvictObject` records the evicted entries' names.
 private func recordingCache(
   _ configure: (ClosureCache<NSString, Entry>) -> Void
-) -> (ClosureCache<NSString, Entry>, DelegateTestRecorder<String>) {
+) -> (ClosureCache<NSString, Entry>, Recorder<String>) {
   let cache = ClosureCache<NSString, Entry>()
   configure(cache)
-  let evicted = DelegateTestRecorder<String>()
+  let evicted = Recorder<String>()
   cache.willEvictObject.delegate { evicted.append($0.name) }
   return (cache, evicted)
 }
@@ -71,8 +72,8 @@ private func recordingCache(
   @Test func ownerBoundClosureStopsWhenTheOwnerDies() {
     let cache = ClosureCache<NSString, Entry>()
     cache.countLimit = 1
-    let evicted = DelegateTestRecorder<String>()
-    var owner: DelegateTestObject? = DelegateTestObject()
+    let evicted = Recorder<String>()
+    var owner: Tracked? = Tracked()
     cache.willEvictObject.delegate(on: owner!) { _, entry in evicted.append(entry.name) }
     cache.setObject(Entry("a"), forKey: "a", cost: 2)
     cache.setObject(Entry("b"), forKey: "b", cost: 1)
@@ -85,7 +86,7 @@ private func recordingCache(
   @Test func cacheAndItsClosureAreReleasedTogether() {
     var cache: ClosureCache<NSString, Entry>? = ClosureCache()
     weak let weakCache = cache
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     cache!.willEvictObject.delegate { [captured] _ in _ = captured }
     captured = nil
@@ -97,7 +98,7 @@ private func recordingCache(
   @Test func aDelegateTheCallerSetsIsCalledAndTheClosureStillRuns() {
     let cache = ClosureCache<NSString, Entry>()
     cache.countLimit = 1
-    let order = DelegateTestRecorder<String>()
+    let order = Recorder<String>()
     let callerDelegate = RecordingCacheDelegate(order)
     cache.willEvictObject.delegate { entry in order.append("closure " + entry.name) }
     cache.delegate = callerDelegate
@@ -117,7 +118,7 @@ private func recordingCache(
   @Test func theCallersDelegateIsHeldWeakly() {
     let cache = ClosureCache<NSString, Entry>()
     cache.countLimit = 1
-    let order = DelegateTestRecorder<String>()
+    let order = Recorder<String>()
     var callerDelegate: RecordingCacheDelegate? = RecordingCacheDelegate(order)
     weak let weakDelegate = callerDelegate
     cache.delegate = callerDelegate
@@ -149,8 +150,8 @@ private func recordingCache(
 
 /// A caller's own `NSCacheDelegate`, recording each eviction it is told of.
 private final class RecordingCacheDelegate: NSObject, NSCacheDelegate, Sendable {
-  let order: DelegateTestRecorder<String>
-  init(_ order: DelegateTestRecorder<String>) { self.order = order }
+  let order: Recorder<String>
+  init(_ order: Recorder<String>) { self.order = order }
   func cache(_ cache: NSCache<AnyObject, AnyObject>, willEvictObject obj: Any) {
     order.append("delegate " + ((obj as? Entry)?.name ?? "?"))
   }

@@ -43,24 +43,22 @@ import Testing
   // threads go on after 15 to 28 s.
   @Test(.disabled(if: isUnderThreadSanitizer, "under ThreadSanitizer its server threads stall 15-28 s in swift_once"))
   func aCancelledDownloadEitherReturnsItsFileOrThrowsCancellationErrorAndLeavesNothing() async throws {
-    try await withTemporaryDirectory { directory in
-      try await withServer { server in
-        let session = ClosureURLSession()
-        var kept: Set<String> = []
-        for _ in 0..<50 {
-          let download = Task {
-            try await session.download(for: URLRequest(url: server.url("/bytes/2000")), in: directory).0
-          }
-          await spin(microseconds: Int.random(in: 0...3000))
-          download.cancel()
-          switch await download.result {
-          case .success(let file): kept.insert(file.lastPathComponent)
-          case .failure(let error): #expect(error is CancellationError)
-          }
+    try await withServerAndDirectory { server, directory in
+      let session = ClosureURLSession()
+      var kept: Set<String> = []
+      for _ in 0..<50 {
+        let download = Task {
+          try await session.download(for: URLRequest(url: server.url("/bytes/2000")), in: directory).0
         }
-        #expect(leftoverDownloads(in: directory) == kept)
-        await invalidate(session)
+        await spin(microseconds: Int.random(in: 0...3000))
+        download.cancel()
+        switch await download.result {
+        case .success(let file): kept.insert(file.lastPathComponent)
+        case .failure(let error): #expect(error is CancellationError)
+        }
       }
+      #expect(leftoverDownloads(in: directory) == kept)
+      await invalidate(session)
     }
   }
 }

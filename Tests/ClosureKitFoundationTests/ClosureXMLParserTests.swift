@@ -110,7 +110,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
 
   @Test func warningsAreReportedAndNotThrown() throws {
     #if !canImport(Darwin)  // Apple's XMLParser reports no warnings
-      let warnings = DelegateTestRecorder<XMLParsingError.Code>()
+      let warnings = Recorder<XMLParsingError.Code>()
       let handlers = XMLParserHandlers(foundWarning: { warnings.append($0.code) })
       let documents = [
         "<?xml version=\"1.5\"?><r/>", "<r xml:space=\"bogus\"/>", "<r xmlns=\"a b\"/>",
@@ -206,19 +206,25 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
     #expect(!text.contains("SECRET"))
   }
 
-  @Test func billionLaughsFailsFastWithATypedError() {
-    var entities = "<!ENTITY l0 \"lol\">"
-    for level in 1...9 {
-      entities += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
-    }
-    let xml = "<!DOCTYPE r [\(entities)]><r>&l9;</r>"
+  /// Expects parsing `xml` to fail with an entity loop or expansion limit error; returns how many
+  /// characters the handlers received before it did.
+  func charactersBeforeAnExpansionError(in xml: String, sourceLocation: SourceLocation = #_sourceLocation) -> Int {
     var characters = 0
-    #expect {
+    #expect(sourceLocation: sourceLocation) {
       try ClosureXMLParser.parse(
         Data(xml.utf8), handlers: XMLParserHandlers(foundCharacters: { characters += $0.count }))
     } throws: { error in
       [.entityLoop, .entityExpansionLimit].contains((error as? XMLParsingError)?.code)
     }
+    return characters
+  }
+
+  @Test func billionLaughsFailsFastWithATypedError() {
+    var entities = "<!ENTITY l0 \"lol\">"
+    for level in 1...9 {
+      entities += "<!ENTITY l\(level) \"" + String(repeating: "&l\(level - 1);", count: 10) + "\">"
+    }
+    let characters = charactersBeforeAnExpansionError(in: "<!DOCTYPE r [\(entities)]><r>&l9;</r>")
     #expect(characters <= 1_100_000)  // of the 3,000,000,000 the document expands to
   }
 
@@ -226,13 +232,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
     let xml =
       "<!DOCTYPE r [<!ENTITY a \"\(String(repeating: "x", count: 50_000))\">]><r>"
       + String(repeating: "&a;", count: 20_000) + "</r>"
-    var characters = 0
-    #expect {
-      try ClosureXMLParser.parse(
-        Data(xml.utf8), handlers: XMLParserHandlers(foundCharacters: { characters += $0.count }))
-    } throws: { error in
-      [.entityLoop, .entityExpansionLimit].contains((error as? XMLParsingError)?.code)
-    }
+    let characters = charactersBeforeAnExpansionError(in: xml)
     #expect(characters <= 3_000_000)  // of the 1,000,000,000 the document expands to
   }
 
@@ -248,7 +248,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
           "<!DOCTYPE l [<!ENTITY a \"aa\"><!ENTITY b \"\(b)\"><!ENTITY c \"&b;&b;\">]><l>&c;<after/></l>".utf8)
       }
       var characters = 0
-      let log = DelegateTestRecorder<String>()
+      let log = Recorder<String>()
       let handlers = XMLParserHandlers(
         didEndDocument: { log.append("end") },
         didStartElement: { name, _, _, _ in log.append(name) },
@@ -267,7 +267,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
 
   @Test func noEventAfterAnErrorInsideAnEntity() {
     let xml = "<!DOCTYPE r [<!ENTITY e \"<a>\">]><r>&e;<after/></r>"
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     #expect(throws: XMLParsingError.self) {
       try ClosureXMLParser.parse(
         Data(xml.utf8),
@@ -278,7 +278,7 @@ private final class CountingBytes: AsyncSequence, @unchecked Sendable {
   }
 
   @Test func closuresAreReleasedAfterAByteSequenceParse() async {
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     do {
       let handlers = XMLParserHandlers(foundCharacters: { [captured] _ in _ = captured })

@@ -1,4 +1,5 @@
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -34,7 +35,7 @@ private final class Sandbox {
   @Test func shouldProcessItemAsksForEachItemAndSkipsRefusedOnes() throws {
     let sandbox = try Sandbox()
     let destination = sandbox.root.appendingPathComponent("dst")
-    let asked = DelegateTestRecorder<String>()
+    let asked = Recorder<String>()
     let handlers = FileOperationHandlers(shouldProcessItem: { source, target in
       asked.append(source.lastPathComponent)
       #expect(target != nil)
@@ -59,7 +60,7 @@ private final class Sandbox {
 
   @Test func errorHandlerThatProceedsSuppressesTheError() throws {
     let sandbox = try Sandbox()
-    let errors = DelegateTestRecorder<String>()
+    let errors = Recorder<String>()
     let handlers = FileOperationHandlers(shouldProceedAfterError: { _, source, _ in
       errors.append(source.lastPathComponent)
       return true
@@ -81,7 +82,7 @@ private final class Sandbox {
   ) throws {
     let sandbox = try Sandbox()
     let destination = sandbox.root.appendingPathComponent(destinationName)
-    let asked = DelegateTestRecorder<String>()
+    let asked = Recorder<String>()
     try operation(
       sandbox.source.appendingPathComponent("a.txt"), destination,
       FileOperationHandlers(shouldProcessItem: { source, _ in
@@ -108,7 +109,7 @@ private final class Sandbox {
 
   @Test func removeSkipsRefusedItemsAndReportsTheDirectoryItCannotRemove() throws {
     let sandbox = try Sandbox()
-    let errors = DelegateTestRecorder<String>()
+    let errors = Recorder<String>()
     let handlers = FileOperationHandlers(
       shouldProcessItem: { item, destination in
         #expect(destination == nil)
@@ -133,7 +134,7 @@ private final class Sandbox {
 
   @Test func closuresAreReleasedWhenTheOperationReturns() throws {
     let sandbox = try Sandbox()
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     do {
       let handlers = FileOperationHandlers(shouldProcessItem: { [captured] _, _ in captured != nil })

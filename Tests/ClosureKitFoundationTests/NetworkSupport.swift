@@ -1,6 +1,7 @@
 import ClosureKit
 import ClosureKitFoundation
 import ClosureKitTestServer
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing
@@ -8,12 +9,6 @@ import Testing
 #if canImport(FoundationNetworking)
   import FoundationNetworking
 #endif
-
-/// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
-let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
-
-/// Whether this test process runs under AddressSanitizer (its runtime exports `__asan_init`).
-let isUnderAddressSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
 
 /// A thread-safe list of what a task's closures saw.
 final class NetworkLog: Sendable {
@@ -58,24 +53,18 @@ func makeSession(timeout: TimeInterval = 120) -> ClosureURLSession {
   return ClosureURLSession(configuration: configuration)
 }
 
-/// The longest a test waits for work on another thread or task before it reports a failure.
-///
-/// A passing wait returns at once, so this costs nothing when the code is right; a deadlock fails
-/// the test after this long instead of hanging the run. It was 120 s while tests blocked threads
-/// of the cooperative pool (a semaphore's wait, a `queue.sync`, a join), which on a 2-core machine
-/// starved every other test's tasks (a network test once waited over 30 s for its first line); no
-/// test blocks one now, and `Expectation`'s and `LoopbackServer`'s deadlines fire off the pool.
-let crossThreadDeadline: Duration = .seconds(30)
-
-/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
-/// that hold at once or nearly (weak references after invalidation): it keeps a thread busy.
-func eventually(within timeout: Duration = crossThreadDeadline, _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while !condition() {
-    if ContinuousClock.now > deadline { return false }
-    await Task.yield()
+extension ClosureURLSession {
+  /// Downloads `url` into `directory`, recording every progress report; returns the file, the
+  /// response and the reports.
+  func downloadRecordingProgress(
+    _ url: URL, in directory: URL
+  ) async throws -> (file: URL, response: URLResponse, progress: [TransferProgress]) {
+    let progress = Locked<[TransferProgress]>([])
+    let (file, response) = try await download(for: URLRequest(url: url), in: directory) { value in
+      progress.withLock { $0.append(value) }
+    }
+    return (file, response, progress.withLock { $0 })
   }
-  return true
 }
 
 /// Runs one data task to completion and invalidates the session; the log then holds everything.
@@ -133,16 +122,14 @@ func expectBytes(
 func expectDownload(
   of path: String, toThrow code: URLError.Code, sourceLocation: SourceLocation = #_sourceLocation
 ) async throws {
-  try await withTemporaryDirectory { directory in
-    try await withServer { server in
-      let session = makeSession()
-      let error = await #expect(throws: URLError.self, sourceLocation: sourceLocation) {
-        _ = try await session.download(for: URLRequest(url: server.url(path)), in: directory)
-      }
-      #expect(error?.code == code, sourceLocation: sourceLocation)
-      #expect(leftoverDownloads(in: directory).isEmpty, sourceLocation: sourceLocation)
-      await invalidate(session)
+  try await withServerAndDirectory { server, directory in
+    let session = makeSession()
+    let error = await #expect(throws: URLError.self, sourceLocation: sourceLocation) {
+      _ = try await session.download(for: URLRequest(url: server.url(path)), in: directory)
     }
+    #expect(error?.code == code, sourceLocation: sourceLocation)
+    #expect(leftoverDownloads(in: directory).isEmpty, sourceLocation: sourceLocation)
+    await invalidate(session)
   }
 }
 
@@ -172,6 +159,14 @@ func withTemporaryDirectory<T>(_ body: (URL) async throws -> T) async throws -> 
   try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
   defer { try? FileManager.default.removeItem(at: directory) }
   return try await body(directory)
+}
+
+/// Runs `body` with a loopback server and a new empty directory of its own: `withServer(_:)`
+/// inside `withTemporaryDirectory(_:)`.
+func withServerAndDirectory<T>(_ body: (LoopbackServer, URL) async throws -> T) async throws -> T {
+  try await withTemporaryDirectory { directory in
+    try await withServer { server in try await body(server, directory) }
+  }
 }
 
 /// The download files ClosureKit has left in `directory`.

@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Foundation
@@ -10,10 +11,21 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   (NotificationCenter(), Notification.Name("closurekit.test.\(UUID().uuidString)"))
 }
 
+/// Posts `name` on `center` while `queue` is suspended, runs `end`, then resumes the queue;
+/// `false` if the queue has not drained by the deadline.
+private func post(
+  _ name: Notification.Name, on center: NotificationCenter, thenResume queue: DispatchQueue, _ end: () -> Void
+) async -> Bool {
+  center.post(name: name, object: nil)
+  end()
+  queue.resume()
+  return await drained(queue)
+}
+
 @Suite struct NotificationCenterObserverTests {
   @Test func handlerReceivesEachPostOnThePostingThread() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     center.observing(name).addHandler { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
     center.post(name: name, object: nil, userInfo: ["n": 1])
     center.post(name: name, object: nil, userInfo: ["n": 2])
@@ -22,8 +34,8 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
   @Test func cancelRemovesTheObserverAndReleasesTheHandler() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
-    var captured: DelegateTestObject? = DelegateTestObject()
+    let received = Recorder<Int>()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     let subscription = center.observing(name).addHandler { [captured] _ in
       _ = captured
@@ -41,7 +53,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func centerIsNotKeptAliveByItsObservers() {
     var center: NotificationCenter? = NotificationCenter()
     weak let weakCenter = center
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     let subscription = center!.observing(Notification.Name("x")).addHandler { [captured] _ in _ = captured }
     center!.observing(Notification.Name("y")).addHandler(owner: captured!) { _, _ in }
@@ -55,22 +67,17 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func ownerBoundQueuedDeliveryIsDroppedWhenTheOwnerDiesFirst() async {
     let (center, name) = makeCenter()
     let queue = DispatchQueue(label: "closurekit.notifications.owner")
-    let received = DelegateTestRecorder<String>()
+    let received = Recorder<String>()
     queue.suspend()  // holds the queue without blocking a thread
-    var owner: DelegateTestObject? = DelegateTestObject("owner")
+    var owner: Tracked? = Tracked("owner")
     center.observing(name).addHandler(owner: owner!, on: .queue(queue)) { owner, _ in received.append(owner.name) }
-    center.post(name: name, object: nil)
-    owner = nil
-    queue.resume()
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await post(name, on: center, thenResume: queue) { owner = nil })
     #expect(received.values.isEmpty)
   }
 
   @Test func droppedTokenDoesNotEndTheHandler() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     do { center.observing(name).addHandler { _ in received.append(1) } }
     center.post(name: name, object: nil)
     #expect(received.values == [1])
@@ -78,10 +85,10 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
   @Test func ownerIsPassedStrongAndTheObserverEndsWhenItDies() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<String>()
-    var owner: DelegateTestObject? = DelegateTestObject("screen")
+    let received = Recorder<String>()
+    var owner: Tracked? = Tracked("screen")
     weak let weakOwner = owner
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     let subscription = center.observing(name).addHandler(owner: owner!) { [captured] owner, _ in
       _ = captured
@@ -99,10 +106,10 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
   @Test func objectFilterIsApplied() {
     let (center, name) = makeCenter()
-    let sender = DelegateTestObject("sender")
-    let received = DelegateTestRecorder<Int>()
+    let sender = Tracked("sender")
+    let received = Recorder<Int>()
     center.observing(name, object: sender).addHandler { _ in received.append(1) }
-    center.post(name: name, object: DelegateTestObject("other"))
+    center.post(name: name, object: Tracked("other"))
     center.post(name: name, object: sender)
     #expect(received.values == [1])
   }
@@ -111,7 +118,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
     let (center, name) = makeCenter()
     let queue = DispatchQueue(label: "closurekit.notifications")
     let done = Expectation()
-    let onQueue = DelegateTestRecorder<Bool>()
+    let onQueue = Recorder<Bool>()
     center.observing(name).addHandler(on: .queue(queue)) { _ in
       onQueue.append(DispatchQueue.getSpecific(key: queueKey) == "closurekit.notifications")
       done.fulfill()
@@ -125,21 +132,16 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
   @Test func cancelBeforeAQueuedDeliveryStartsDropsIt() async {
     let (center, name) = makeCenter()
     let queue = DispatchQueue(label: "closurekit.notifications.blocked")
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     queue.suspend()  // holds the queue without blocking a thread
     let subscription = center.observing(name).addHandler(on: .queue(queue)) { _ in received.append(1) }
-    center.post(name: name, object: nil)
-    subscription.cancel()
-    queue.resume()
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await post(name, on: center, thenResume: queue) { subscription.cancel() })
     #expect(received.values.isEmpty)
   }
 
   @Test func postsFromSeveralThreadsAreAllDelivered() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     let subscription = center.observing(name).addHandler { note in received.append(note.userInfo?["n"] as? Int ?? -1) }
     DispatchQueue.concurrentPerform(iterations: 400) { index in
       center.post(name: name, object: nil, userInfo: ["n": index])
@@ -150,7 +152,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
   @Test func cancelWhilePostingFromOtherThreadsStopsDeliveries() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     let subscription = center.observing(name).addHandler { _ in received.append(1) }
     DispatchQueue.concurrentPerform(iterations: 200) { index in
       if index == 100 { subscription.cancel() }
@@ -164,7 +166,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
   @Test func handlerMayCancelItsOwnSubscription() {
     let (center, name) = makeCenter()
-    let received = DelegateTestRecorder<Int>()
+    let received = Recorder<Int>()
     let slot = Locked<Subscription?>(nil)
     let subscription = center.observing(name).addHandler { _ in
       received.append(1)
@@ -206,7 +208,7 @@ private func makeCenter() -> (NotificationCenter, Notification.Name) {
 
     @Test func endingTheIterationRemovesTheObserver() async {
       let (center, name) = makeCenter()
-      var captured: DelegateTestObject? = DelegateTestObject()
+      var captured: Tracked? = Tracked()
       weak let weakCaptured = captured
       do {
         let notes = center.notifications(named: name, object: captured)

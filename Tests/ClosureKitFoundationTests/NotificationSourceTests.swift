@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Foundation
@@ -16,11 +17,11 @@ import Testing
   @Test func observingOffersTheFourRegistrations() {
     let (center, name) = makeCenter()
     let source = center.observing(name)
-    let plain = DelegateTestRecorder<Int>()
-    let owned = DelegateTestRecorder<Int>()
-    let once = DelegateTestRecorder<Int>()
-    let onceOwned = DelegateTestRecorder<Int>()
-    var owner: DelegateTestObject? = DelegateTestObject()
+    let plain = Recorder<Int>()
+    let owned = Recorder<Int>()
+    let once = Recorder<Int>()
+    let onceOwned = Recorder<Int>()
+    var owner: Tracked? = Tracked()
     weak let weakOwner = owner
     @Sendable func number(_ note: Notification) -> Int { note.userInfo?["n"] as? Int ?? -1 }
     let plainToken = source.addHandler { plain.append(number($0)) }
@@ -43,8 +44,8 @@ import Testing
 
   @Test func theObjectFilterIsKept() {
     let (center, name) = makeCenter()
-    let sender = DelegateTestObject()
-    let seen = DelegateTestRecorder<Int>()
+    let sender = Tracked()
+    let seen = Recorder<Int>()
     center.observing(name, object: sender).once { _ in seen.append(1) }
     center.post(name: name, object: nil)
     center.post(name: name, object: sender)
@@ -54,7 +55,7 @@ import Testing
 
   @Test func onceRunsExactlyOnceWhenSeveralThreadsPost() async {
     let (center, name) = makeCenter()
-    let seen = DelegateTestRecorder<Int>()
+    let seen = Recorder<Int>()
     center.observing(name).once { _ in seen.append(1) }
     let done = ClosureKitTesting.Expectation(count: 4)
     for _ in 0..<4 {
@@ -69,16 +70,10 @@ import Testing
 
   @Test @MainActor func mainActorOnceRunsOnceOnTheMainActor() async {
     let (center, name) = makeCenter()
-    let screen = NotifiedScreen()
+    let screen = MainActorScreen()
     let done = ClosureKitTesting.Expectation(count: 2)
-    center.observing(name).onMainActor.once { _ in
-      screen.note("once")
-      done.fulfill()
-    }
-    center.observing(name).onMainActor.once(owner: screen) { screen, _ in
-      screen.note("once owner")
-      done.fulfill()
-    }
+    center.observing(name).onMainActor.once { _ in screen.note("once", fulfilling: done) }
+    center.observing(name).onMainActor.once(owner: screen) { screen, _ in screen.note("once owner", fulfilling: done) }
     DispatchQueue.global().async {
       center.post(name: name, object: nil)
       center.post(name: name, object: nil)

@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Testing

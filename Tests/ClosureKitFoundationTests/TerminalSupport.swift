@@ -201,6 +201,3 @@ final class Log: Sendable {
   func append(_ value: String) { storage.withLock { $0.append(value) } }
   func set(_ values: [String]) { storage.withLock { $0 = values } }
 }
-
-/// An object whose deallocation a test observes through a `weak` reference.
-final class Tracked: Sendable {}

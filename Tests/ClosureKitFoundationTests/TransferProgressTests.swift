@@ -50,21 +50,16 @@ import Testing
   }
 
   @Test func downloadOfAContentEncodedBodyWritesTheDecodedBytes() async throws {
-    try await withTemporaryDirectory { directory in
-      try await withServer { server in
-        let session = makeSession()
-        let progress = Locked<[TransferProgress]>([])
-        let (file, response) = try await session.download(
-          for: URLRequest(url: server.url("/gzip/300000")),
-          in: directory
-        ) { value in progress.withLock { $0.append(value) } }
-        // The response still announces the encoded length, as on Apple platforms.
-        #expect(response.expectedContentLength < 300_000)
-        #expect(try Data(contentsOf: file).count == 300_000)
-        #expect(progress.withLock { $0.last } == TransferProgress(completedBytes: 300_000, expectedBytes: nil))
-        try FileManager.default.removeItem(at: file)
-        await invalidate(session)
-      }
+    try await withServerAndDirectory { server, directory in
+      let session = makeSession()
+      let (file, response, progress) = try await session.downloadRecordingProgress(
+        server.url("/gzip/300000"), in: directory)
+      // The response still announces the encoded length, as on Apple platforms.
+      #expect(response.expectedContentLength < 300_000)
+      #expect(try Data(contentsOf: file).count == 300_000)
+      #expect(progress.last == TransferProgress(completedBytes: 300_000, expectedBytes: nil))
+      try FileManager.default.removeItem(at: file)
+      await invalidate(session)
     }
   }
 }

@@ -72,8 +72,8 @@ import Testing
         "<!DOCTYPE a [<!ATTLIST a z (q|q) \"q\">]><a/>",
         "<!DOCTYPE a [<!NOTATION n SYSTEM \"n\"><!ATTLIST a z NOTATION (n|n) #IMPLIED>]><a/>",
       ] {
-        let warnings = DelegateTestRecorder<XMLParsingError>()
-        let elements = DelegateTestRecorder<String>()
+        let warnings = Recorder<XMLParsingError>()
+        let elements = Recorder<String>()
         let outcome = try ClosureXMLParser.parse(
           Data(xml.utf8),
           handlers: XMLParserHandlers(
@@ -87,7 +87,7 @@ import Testing
   #endif
 
   @Test func processingInstructionWithoutDataIsDeliveredWithNilData() throws {
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     let handlers = XMLParserHandlers(foundProcessingInstruction: { target, data in
       log.append("\(target) \(data ?? "nil")")
     })
@@ -104,7 +104,7 @@ import Testing
       "<!-- <!DOCTYPE x [<!ATTLIST a x CDATA #IMPLIED>]> --><r/>",
       "<?p <!DOCTYPE x [<!ATTLIST a x CDATA #IMPLIED>]> ?><r/>",
     ] {
-      let names = DelegateTestRecorder<String>()
+      let names = Recorder<String>()
       let outcome = try ClosureXMLParser.parse(
         Data(xml.utf8), handlers: XMLParserHandlers(didStartElement: { name, _, _, _ in names.append(name) }))
       #expect(outcome == .finished)
@@ -121,7 +121,7 @@ import Testing
 
   @Test func byteOrderMarkContradictedByTheDeclarationIsAnError() {
     let data = Data([0xEF, 0xBB, 0xBF] + Array("<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><r>é</r>".utf8))
-    let text = DelegateTestRecorder<String>()
+    let text = Recorder<String>()
     #expect(throws: XMLParsingError(code: .encodingMismatch, line: 1, column: 31)) {
       try ClosureXMLParser.parse(data, handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
     }
@@ -130,7 +130,7 @@ import Testing
 
   @Test func byteOrderMarkWithAUTF8DeclarationParses() throws {
     let data = Data([0xEF, 0xBB, 0xBF] + Array("<?xml version=\"1.0\" encoding=\"utf-8\"?><r>é</r>".utf8))
-    let text = DelegateTestRecorder<String>()
+    let text = Recorder<String>()
     try ClosureXMLParser.parse(data, handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
     #expect(text.values.joined() == "é")
   }

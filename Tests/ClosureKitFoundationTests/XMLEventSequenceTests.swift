@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import Foundation
 import Testing
 
@@ -7,17 +8,18 @@ import Testing
   import FoundationXML
 #endif
 
+/// A document of `items` elements, each with its index as text: three events per item (also for
+/// `XMLEventsFromBytesTests`).
+func document(items: Int) -> Data {
+  var xml = "<items>"
+  for index in 0..<items { xml += "<item>\(index)</item>" }
+  xml += "</items>"
+  return Data(xml.utf8)
+}
+
 /// `events(in:)`'s batch hand-over: order across batches, a parse that stops when its consumer
 /// does, and a parse that stays a bounded number of events ahead.
 @Suite struct XMLEventSequenceTests {
-  /// A document of `items` elements, each with its index as text: three events per item.
-  func document(items: Int) -> Data {
-    var xml = "<items>"
-    for index in 0..<items { xml += "<item>\(index)</item>" }
-    xml += "</items>"
-    return Data(xml.utf8)
-  }
-
   @Test func eventsArriveInDocumentOrderAcrossManyBatches() async throws {
     let count = 3 * XMLEventSequence.bufferLimit
     var texts: [String] = []

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Foundation
 import Synchronization
@@ -12,14 +13,6 @@ import Testing
 /// `ClosureXMLParser.events(in:)` over a byte sequence: the same events as from `Data`, the byte
 /// sequence's error after the events before it, and a consumer that stops also stops the reading.
 @Suite struct XMLEventsFromBytesTests {
-  /// A document of `items` elements, each with its index as text.
-  func document(items: Int) -> Data {
-    var xml = "<items>"
-    for index in 0..<items { xml += "<item>\(index)</item>" }
-    xml += "</items>"
-    return Data(xml.utf8)
-  }
-
   /// The bytes of `data` as an async sequence; throws `failure` after them if given.
   func byteStream(_ data: Data, failure: (any Error)? = nil) -> AsyncThrowingStream<
     UInt8, any Error

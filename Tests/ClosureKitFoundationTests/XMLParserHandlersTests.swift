@@ -9,7 +9,7 @@ import Testing
 #endif
 
 /// Records every event of a parse as text, through the closures of `XMLParserHandlers`.
-private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLParserHandlers {
+private func recordingHandlers(into log: Recorder<String>) -> XMLParserHandlers {
   XMLParserHandlers(
     didStartDocument: { log.append("startDocument") },
     didEndDocument: { log.append("endDocument") },
@@ -28,7 +28,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 @Suite struct XMLParserHandlersTests {
   @Test func wellFormedDocumentDeliversEveryKindOfEventInOrder() throws {
     let xml = "<?xml version=\"1.0\"?><?style sheet?><r><!--note--><a x=\"1\">hi</a><![CDATA[<raw>]]></r>"
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     let outcome = try XMLParser.parse(Data(xml.utf8), handlers: recordingHandlers(into: log))
     #expect(outcome == .finished)
     #expect(
@@ -40,7 +40,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 
   @Test func namespacedDocumentReportsNamespaceURIAndQualifiedName() throws {
     let xml = "<r xmlns=\"urn:d\" xmlns:p=\"urn:p\"><p:a p:x=\"1\"/><b/></r>"
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     try XMLParser.parse(Data(xml.utf8), processingNamespaces: true, handlers: recordingHandlers(into: log))
     #expect(
       log.values == [
@@ -50,7 +50,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
   }
 
   @Test func unsetClosuresAreSkipped() throws {
-    let names = DelegateTestRecorder<String>()
+    let names = Recorder<String>()
     let handlers = XMLParserHandlers(didEndElement: { name, _, _ in names.append(name) })
     try XMLParser.parse(Data("<r><a>text</a><!--c--><b/></r>".utf8), handlers: handlers)
     #expect(names.values == ["a", "b", "r"])
@@ -58,7 +58,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 
   @Test func malformedDocumentThrowsTheFirstErrorWithLineAndColumn() {
     // On Linux, Foundation's parse() returns true for this document and reports two errors.
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     #expect(throws: XMLParsingError(code: .tagNameMismatch, line: 1, column: 11)) {
       try XMLParser.parse(Data("<r><a></r>".utf8), handlers: recordingHandlers(into: log))
     }
@@ -68,7 +68,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
   @Test func noEventIsDeliveredAfterTheFirstError() {
     // On Linux, Foundation goes on calling the delegate after the error at line 3 (`</c>`).
     let xml = "<r>\n<a>1</a>\n<b>2</c>\n<d>3</d></r>"
-    let log = DelegateTestRecorder<String>()
+    let log = Recorder<String>()
     #expect(throws: XMLParsingError(code: .tagNameMismatch, line: 3, column: 9)) {
       try XMLParser.parse(Data(xml.utf8), handlers: recordingHandlers(into: log))
     }
@@ -100,7 +100,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
   }
 
   @Test func handlerThrowingStopEndsTheParseWithoutError() throws {
-    let names = DelegateTestRecorder<String>()
+    let names = Recorder<String>()
     let handlers = XMLParserHandlers(didStartElement: { name, _, _, _ in
       names.append(name)
       if name == "b" { throw XMLParserHandlers.Stop() }
@@ -112,7 +112,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 
   @Test func handlerErrorIsRethrownAndNothingRunsAfterIt() {
     struct Refused: Error, Equatable {}
-    let names = DelegateTestRecorder<String>()
+    let names = Recorder<String>()
     let handlers = XMLParserHandlers(
       didEndDocument: { names.append("endDocument") },
       didStartElement: { name, _, _, _ in
@@ -146,14 +146,14 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("closurekit-\(UUID().uuidString).xml")
     try Data("<r><a/></r>".utf8).write(to: url)
     defer { try? FileManager.default.removeItem(at: url) }
-    let names = DelegateTestRecorder<String>()
+    let names = Recorder<String>()
     try XMLParser.parse(
       contentsOf: url, handlers: XMLParserHandlers(didStartElement: { n, _, _, _ in names.append(n) }))
     #expect(names.values == ["r", "a"])
   }
 
   @Test func closuresAreReleasedWhenTheParseReturns() throws {
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     var handlers = XMLParserHandlers()
     handlers.didStartElement = { [captured] _, _, _, _ in _ = captured }
@@ -164,7 +164,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
   }
 
   @Test func closuresAreReleasedAfterAFailedParse() {
-    var captured: DelegateTestObject? = DelegateTestObject()
+    var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     do {
       let handlers = XMLParserHandlers(foundCharacters: { [captured] _ in _ = captured })
@@ -195,7 +195,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
   ])
   func dtdDeclarationsAreIgnoredAndTheDocumentParses(xml: String) throws {
     // Foundation on Linux crashed on each of these (SIGSEGV), so ClosureKit used to refuse them.
-    let names = DelegateTestRecorder<String>()
+    let names = Recorder<String>()
     let outcome = try XMLParser.parse(
       Data(xml.utf8), handlers: XMLParserHandlers(didStartElement: { name, _, _, _ in names.append(name) }))
     #expect(outcome == .finished)
@@ -204,14 +204,14 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
 
   @Test func utf16DocumentWithDTDParses() throws {
     let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><!DOCTYPE a [<!ATTLIST a x CDATA #IMPLIED>]><a>é</a>"
-    let text = DelegateTestRecorder<String>()
+    let text = Recorder<String>()
     try XMLParser.parse(xml.data(using: .utf16)!, handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
     #expect(text.values.joined() == "é")
   }
 
   @Test func utf16DocumentWithoutDTDParses() throws {
     let xml = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><r><a>é</a></r>"
-    let text = DelegateTestRecorder<String>()
+    let text = Recorder<String>()
     try XMLParser.parse(xml.data(using: .utf16)!, handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
     #expect(text.values.joined() == "é")
   }
@@ -248,7 +248,7 @@ private func recordingHandlers(into log: DelegateTestRecorder<String>) -> XMLPar
       <!DOCTYPE a [<!ELEMENT a (#PCDATA)><!ATTLIST a x CDATA "v"><!ENTITY e "hi">]>
       <a note="#IMPLIED NOTATION">text</a>
       """
-    let text = DelegateTestRecorder<String>()
+    let text = Recorder<String>()
     let outcome = try XMLParser.parse(Data(xml.utf8), handlers: XMLParserHandlers(foundCharacters: { text.append($0) }))
     #expect(outcome == .finished)
     #expect(text.values.joined() == "text")

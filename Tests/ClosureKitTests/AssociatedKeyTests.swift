@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitTestSupport
+import ClosureKitTesting
 import Dispatch
 import Testing
 
@@ -73,28 +74,20 @@ final class ReadsInDeinit {
 
   @Test func settingReplacesAndReleasesThePreviousValueAtOnce() {
     let object = Tracked()
-    weak var old: Tracked?
-    do {
-      let value = Tracked("old")
-      old = value
-      TestKeys.tracked.setValue(value, for: object)
-    }
-    #expect(old != nil)
+    let old = CaptureWitness()
+    TestKeys.tracked.setValue(old.makeObject("old"), for: object)
+    #expect(!old.isReleased)
     TestKeys.tracked.setValue(Tracked("new"), for: object)
-    #expect(old == nil)
+    #expect(old.isReleased)
     #expect(TestKeys.tracked.value(for: object)?.name == "new")
   }
 
   @Test func removeValueReleasesTheValueAtOnce() {
     let object = Tracked()
-    weak var released: Tracked?
-    do {
-      let value = Tracked("value")
-      released = value
-      TestKeys.tracked.setValue(value, for: object)
-    }
+    let value = CaptureWitness()
+    TestKeys.tracked.setValue(value.makeObject("value"), for: object)
     TestKeys.tracked.removeValue(for: object)
-    #expect(released == nil)
+    #expect(value.isReleased)
     #expect(TestKeys.tracked.value(for: object) == nil)
     TestKeys.tracked.removeValue(for: object)  // removing nothing is fine
   }
@@ -113,24 +106,22 @@ final class ReadsInDeinit {
   }
 
   @Test func valueIsReleasedWithTheObject() async {
-    weak var released: Tracked?
+    let value = CaptureWitness()
     weak var weakObject: Tracked?
     do {
       let object = Tracked("object")
       weakObject = object
-      let value = Tracked("value")
-      released = value
-      TestKeys.tracked.setValue(value, for: object)
+      TestKeys.tracked.setValue(value.makeObject("value"), for: object)
     }
     #expect(await eventually { weakObject == nil })
     #if canImport(ObjectiveC)
-      #expect(released == nil)  // at deallocation
+      #expect(value.isReleased)  // at deallocation
     #else
       // Linux: within as many accesses to the table as it had entries when the object died.
       let bound = AssociationTable.shared.count
       let probe = Tracked("probe")
       for _ in 0..<bound { _ = TestKeys.number.value(for: probe) }
-      #expect(released == nil)
+      #expect(value.isReleased)
     #endif
   }
 
@@ -152,17 +143,15 @@ final class ReadsInDeinit {
   }
 
   @Test func removeValueFromTheObjectsDeinitReleasesTheValueAtOnce() async {
-    weak var released: Tracked?
+    let value = CaptureWitness()
     let done = Recorder<Bool>()
     do {
-      let value = Tracked("value")
-      released = value
       let object = RemovesInDeinit(done)
-      TestKeys.tracked.setValue(value, for: object)
+      TestKeys.tracked.setValue(value.makeObject("value"), for: object)
     }
     // The deinit may run on another test's sweeping thread, just after (see above).
     #expect(await eventually { !done.values.isEmpty })
-    #expect(released == nil)  // released by `removeValue`, in the deinit
+    #expect(value.isReleased)  // released by `removeValue`, in the deinit
   }
 
   @Test func aValueDeinitMayUseAssociatedValues() {
@@ -290,7 +279,7 @@ final class ReadsInDeinit {
     /// died is released within as many accesses as the table had entries when the object died.
     @Test(arguments: 1...12)
     func everyDeadObjectsValueIsReleasedWithinTheBoundUnderRandomOperations(seed: Int) {
-      var generator = SplitMix64(seed: UInt64(seed))
+      var generator = SeededGenerator(seed: UInt64(seed))
       let table = AssociationTable()
       /// A value whose object died: the accesses left before the bound is broken.
       struct Pending {

@@ -1,3 +1,5 @@
+import ClosureKitTestSupport
+
 /// Proves that a handler was released: ``capturing(_:)`` wraps a handler so that it holds a fresh
 /// object, and ``isReleased`` says whether that object is gone (DESIGN.md: what a handler captured
 /// is released when the handler ends).
@@ -40,10 +42,14 @@ final class CaptureWitness: @unchecked Sendable {
     return { first, second in withExtendedLifetime(object) { body(first, second) } }
   }
 
-  /// A new object, remembered weakly.
-  private func holding() -> Tracked {
-    let object = Tracked()
+  /// Returns a new object named `name`, remembered weakly: for a value that something else holds
+  /// (an associated value), whose release ``isReleased`` then tells.
+  func makeObject(_ name: String = "tracked") -> Tracked {
+    let object = Tracked(name)
     captured = object
     return object
   }
+
+  /// A new object, remembered weakly.
+  private func holding() -> Tracked { makeObject() }
 }

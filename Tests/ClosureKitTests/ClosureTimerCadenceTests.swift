@@ -129,15 +129,11 @@ import Testing
   let clock = ManualClock()
 
   @Test @MainActor func scheduleRunsEitherCadenceOnTheMainActor() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let done = Expectation(count: 3)
-    ClosureTimer.onMainActor.schedule(.after(.seconds(1)), clock: clock) { _ in
-      screen.note("once")
-      done.fulfill()
-    }
+    ClosureTimer.onMainActor.schedule(.after(.seconds(1)), clock: clock) { _ in screen.note("once", fulfilling: done) }
     ClosureTimer.onMainActor.schedule(.every(.seconds(1), repeatCount: 2), clock: clock) { timer in
-      screen.note("beat \(timer.fireCount)")
-      done.fulfill()
+      screen.note("beat \(timer.fireCount)", fulfilling: done)
     }
     let clock = clock
     DispatchQueue.global().async { for _ in 1...2 { clock.advance(by: .seconds(1)) } }
@@ -146,33 +142,28 @@ import Testing
   }
 
   @Test @MainActor func scheduleWithAnOwnerPassesItInOnTheMainActor() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let done = Expectation(count: 2)
     ClosureTimer.onMainActor.schedule(.after(.seconds(1)), owner: screen, clock: clock) { screen, _ in
-      screen.note("owner once")
-      done.fulfill()
+      screen.note("owner once", fulfilling: done)
     }
     ClosureTimer.onMainActor.schedule(.every(.seconds(1), repeatCount: 1), owner: screen, clock: clock) { screen, _ in
-      screen.note("owner beat")
-      done.fulfill()
+      screen.note("owner beat", fulfilling: done)
     }
     let clock = clock
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(screen.log == ["owner once", "owner beat"])
   }
 
   @Test @MainActor func makeTimerRunsOnlyOnceStarted() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let done = Expectation(count: 2)
     let once = ClosureTimer.onMainActor.makeTimer(.after(.seconds(1)), clock: clock) { _ in
-      screen.note("once")
-      done.fulfill()
+      screen.note("once", fulfilling: done)
     }
     let beat = ClosureTimer.onMainActor.makeTimer(.every(.seconds(1), repeatCount: 1), owner: screen, clock: clock) {
       screen, _ in
-      screen.note("owner beat")
-      done.fulfill()
+      screen.note("owner beat", fulfilling: done)
     }
     let clock = clock
     await runAndWait(on: .global()) { clock.advance(by: .seconds(2)) }
@@ -180,33 +171,27 @@ import Testing
     #expect(screen.log.isEmpty)
     once.start()
     beat.start()
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(screen.log == ["once", "owner beat"])
   }
 
   @Test @MainActor func performRunsOnTheMainActorAndCancelStopsIt() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let done = Expectation(count: 2)
     let cancelled = ClosureTimer.onMainActor.perform(after: .seconds(1), clock: clock) { screen.note("cancelled") }
-    ClosureTimer.onMainActor.perform(after: .seconds(1), clock: clock) {
-      screen.note("delayed")
-      done.fulfill()
-    }
+    ClosureTimer.onMainActor.perform(after: .seconds(1), clock: clock) { screen.note("delayed", fulfilling: done) }
     ClosureTimer.onMainActor.perform(after: .seconds(2), owner: screen, clock: clock) { screen in
-      screen.note("owner")
-      done.fulfill()
+      screen.note("owner", fulfilling: done)
     }
     cancelled.cancel()
     let clock = clock
-    DispatchQueue.global().async { clock.advance(by: .seconds(2)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(2), thenWaitFor: done))
     #expect(screen.log == ["delayed", "owner"])
     #expect(cancelled.isCancelled)
   }
 
   @Test @MainActor func theViewDoesNotKeepTheOwnerAlive() async {
-    var owner: OverloadScreen? = OverloadScreen()
+    var owner: MainActorScreen? = MainActorScreen()
     weak let gone = owner
     let timer = ClosureTimer.onMainActor.schedule(.every(.seconds(1)), owner: owner!, clock: clock) { screen, _ in
       screen.note("never")

@@ -53,12 +53,9 @@ import Testing
 
   @available(*, deprecated)
   @Test @MainActor func mainActorDeliveryFormsForwardToTheView() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let done = Expectation(count: 10)
-    func note(_ entry: String) {
-      screen.note(entry)
-      done.fulfill()
-    }
+    func note(_ entry: String) { screen.note(entry, fulfilling: done) }
     ClosureTimer.schedule(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor _ in note("1") }
     ClosureTimer.schedule(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor _ in note("2")
     }
@@ -80,8 +77,7 @@ import Testing
     ClosureTimer.perform(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor in note("9") }
     ClosureTimer.perform(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) { @MainActor _ in note("10") }
     let clock = clock
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(screen.log == (1...10).map(String.init))
   }
 }

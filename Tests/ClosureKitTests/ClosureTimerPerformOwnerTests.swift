@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -113,8 +114,7 @@ import Testing
       names.append(owner.name)
       done.fulfill()
     }
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(names.values == ["banner"])
   }
 }

@@ -25,16 +25,23 @@ struct WrappedClock: Clock {
     return (ClosureTimer.schedule(cadence, on: delivery, clock: clock) { _ in calls.increment() }, calls)
   }
 
+  /// Expects `calls` to have counted `count`, and `timer` to be valid or not.
+  func expect(
+    _ calls: Counter, _ count: Int, _ timer: ClosureTimer, isValid: Bool,
+    sourceLocation: SourceLocation = #_sourceLocation
+  ) {
+    #expect(calls.value == count, sourceLocation: sourceLocation)
+    #expect(timer.isValid == isValid, sourceLocation: sourceLocation)
+  }
+
   // MARK: One-shot and repeating
 
   @Test func oneShotTimerFiresOnceAtItsDeadlineThenIsInvalid() {
     let (timer, calls) = countingTimer(.after(.seconds(1)))
     clock.advance(by: .milliseconds(999))
-    #expect(calls.value == 0)
-    #expect(timer.isValid)
+    expect(calls, 0, timer, isValid: true)
     clock.advance(by: .milliseconds(1))
-    #expect(calls.value == 1)
-    #expect(!timer.isValid)
+    expect(calls, 1, timer, isValid: false)
     clock.advance(by: .seconds(10))
     #expect(calls.value == 1)
     #expect(timer.nextDeadline == nil)
@@ -352,11 +359,9 @@ struct WrappedClock: Clock {
   @Test func coalescedCallCountsOnceAgainstRepeatCount() {
     let (timer, calls) = countingTimer(.every(.seconds(1), repeatCount: 2))
     clock.advance(by: .seconds(5))
-    #expect(calls.value == 1)
-    #expect(timer.isValid)
+    expect(calls, 1, timer, isValid: true)
     clock.advance(by: .seconds(1))
-    #expect(calls.value == 2)
-    #expect(!timer.isValid)
+    expect(calls, 2, timer, isValid: false)
   }
 
   @Test func nextDeadlineIsAnInstantOfTheTimersClock() {
@@ -687,8 +692,7 @@ extension ManualClock {
       calls.append("every \(timer.fireCount)")
       done.fulfill()
     }
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(calls.values == ["once", "every 1"])
   }
 }

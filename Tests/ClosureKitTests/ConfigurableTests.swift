@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Testing
 
 /// A reference type to configure.

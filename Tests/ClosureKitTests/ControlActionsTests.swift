@@ -11,6 +11,18 @@ struct TestKind: OptionSet, Sendable {
   static let changed = TestKind(rawValue: 1 << 2)
 }
 
+/// Expects an action for `kind` and what it captured to be released with its table.
+func expectActionsReleasedWithTheirTable<Kind: OptionSet & Sendable>(
+  for kind: Kind, sourceLocation: SourceLocation = #_sourceLocation
+) where Kind.Element == Kind {
+  let witness = CaptureWitness()
+  do {
+    let actions = ControlActions<Kind, Void>()
+    actions.addAction(for: kind, witness.capturing {})
+  }
+  #expect(witness.isReleased, sourceLocation: sourceLocation)
+}
+
 /// The UIControl model: actions by kind, each run once per matching send.
 @Suite struct ControlActionsTests {
   @Test func anActionForTwoKindsRunsOncePerKindAndNeverTwiceForOneSend() {
@@ -61,33 +73,20 @@ struct TestKind: OptionSet, Sendable {
   @Test func anOwnerBoundActionEndsWithItsOwner() {
     let actions = ControlActions<TestKind, Int>()
     let calls = Recorder<String>()
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     var owner: Tracked? = Tracked("screen")
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      actions.actions(for: .up).addHandler(owner: owner!) { owner, value in
-        _ = captured
-        calls.append("\(owner.name) \(value)")
-      }
-    }
+    actions.actions(for: .up).addHandler(
+      owner: owner!, witness.capturing { owner, value in calls.append("\(owner.name) \(value)") })
     actions.sendActions(for: .up, with: 1)
     owner = nil
     actions.sendActions(for: .up, with: 2)
     #expect(calls.values == ["screen 1"])
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(actions.actionCount(for: .up) == 0)
   }
 
   @Test func deallocatingTheControlReleasesItsActions() {
-    weak var weakCaptured: Tracked?
-    do {
-      let actions = ControlActions<TestKind, Void>()
-      let captured = Tracked()
-      weakCaptured = captured
-      actions.addAction(for: .up) { _ = captured }
-    }
-    #expect(weakCaptured == nil)
+    expectActionsReleasedWithTheirTable(for: TestKind.up)
   }
 
   @Test @MainActor func mainActorActionsRunOnTheMainActor() async {

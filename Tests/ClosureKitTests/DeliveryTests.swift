@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -44,10 +45,8 @@ import Testing
     event.send(1)
     event.send(2)
     subscription.cancel()
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
     queue.resume()
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await drained(queue))
     #expect(count.value == 0)
   }
 
@@ -58,9 +57,7 @@ import Testing
     let subscription = event.once(on: .queue(queue)) { values.append($0) }
     event.send(1)
     event.send(2)
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await drained(queue))
     #expect(values.values == [1])
     #expect(subscription.isCancelled)
     #expect(event.handlerCount == 0)
@@ -75,10 +72,8 @@ import Testing
     event.addHandler(owner: owner!, on: .queue(queue)) { _, _ in count.increment() }
     event.send(1)
     owner = nil
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
     queue.resume()
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await drained(queue))
     #expect(count.value == 0)
   }
 

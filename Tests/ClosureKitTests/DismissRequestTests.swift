@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Dispatch
 import Testing
 
@@ -56,48 +57,49 @@ final class SharedScreen: DismissRequesting, Sendable {}
   @Test func theOwnerIsHeldWeaklyAndItsDeathReleasesTheClosureAtTheNextRequest() {
     let screen = EditScreen()
     weak var weakPresenter: Presenter?
-    weak var captured: Tracked?
+    let witness = CaptureWitness()
     do {
       let presenter = Presenter()
       weakPresenter = presenter
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest(owner: presenter) { presenter, _ in presenter.close(tracked.name) }
+      screen.onDismissRequest(owner: presenter, witness.capturing { presenter, _ in presenter.close("tracked") })
     }
     #expect(weakPresenter == nil)
-    #expect(captured != nil)
+    #expect(!witness.isReleased)
     #expect(!screen.requestDismiss())
-    #expect(captured == nil)
+    #expect(witness.isReleased)
   }
 
-  @Test func theClosureIsReleasedWithThePresentedObject() async {
-    weak var captured: Tracked?
+  /// Registers a closure through `register` on a screen that is then dropped; expects the screen
+  /// gone and the closure released.
+  func expectReleasedWithTheScreen(
+    sourceLocation: SourceLocation = #_sourceLocation,
+    _ register: (EditScreen, @escaping @Sendable (EditScreen) -> Void) -> Void
+  ) async {
+    let witness = CaptureWitness()
     weak var weakScreen: EditScreen?
     do {
       let screen = EditScreen()
       weakScreen = screen
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest { _ in _ = tracked }
+      register(screen, witness.capturing { _ in })
     }
     // On Linux another test's sweep of the shared association table may hold the screen for a
     // moment (seen under ThreadSanitizer): its deinit then runs on that thread, just after.
-    #expect(await eventually { weakScreen == nil })
+    #expect(await eventually { weakScreen == nil }, sourceLocation: sourceLocation)
     sweepAssociations()
-    #expect(captured == nil)
+    #expect(witness.isReleased, sourceLocation: sourceLocation)
+  }
+
+  @Test func theClosureIsReleasedWithThePresentedObject() async {
+    await expectReleasedWithTheScreen { screen, handler in screen.onDismissRequest(handler) }
   }
 
   @Test func aNewClosureReplacesAndReleasesTheOldOne() {
     let screen = EditScreen()
     let recorder = Recorder<String>()
-    weak var captured: Tracked?
-    do {
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest { _ in recorder.append(tracked.name) }
-    }
+    let witness = CaptureWitness()
+    screen.onDismissRequest(witness.capturing { _ in recorder.append("tracked") })
     screen.onDismissRequest { _ in recorder.append("new") }
-    #expect(captured == nil)
+    #expect(witness.isReleased)
     screen.requestDismiss()
     #expect(recorder.values == ["new"])
   }
@@ -108,48 +110,29 @@ final class SharedScreen: DismissRequesting, Sendable {}
   @Test func aReplacedClosureIsReleasedWhileItsTokenIsHeld() {
     let screen = EditScreen()
     let bag = SubscriptionBag()
-    weak var captured: Tracked?
-    do {
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest { _ in _ = tracked }.store(in: bag)
-    }
+    let witness = CaptureWitness()
+    screen.onDismissRequest(witness.capturing { _ in }).store(in: bag)
     screen.onDismissRequest { _ in }.store(in: bag)
-    #expect(captured == nil)
+    #expect(witness.isReleased)
     #expect(bag.count == 2)
   }
 
   @Test func aClosureIsReleasedWithThePresentedObjectWhileItsTokenIsHeld() async {
     let bag = SubscriptionBag()
-    weak var captured: Tracked?
-    weak var weakScreen: EditScreen?
-    do {
-      let screen = EditScreen()
-      weakScreen = screen
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest { _ in _ = tracked }.store(in: bag)
+    await expectReleasedWithTheScreen { screen, handler in
+      screen.onDismissRequest(handler).store(in: bag)
     }
-    // On Linux another test's sweep of the shared association table may hold the screen for a
-    // moment (seen under ThreadSanitizer): its deinit then runs on that thread, just after.
-    #expect(await eventually { weakScreen == nil })
-    sweepAssociations()
-    #expect(captured == nil)
     bag.cancelAll()  // the presented object is gone: cancelling does nothing, and does not crash
   }
 
   @Test func anOwnerBoundClosureIsReleasedAtTheFirstRequestAfterItsOwnerDiedWhileItsTokenIsHeld() {
     let screen = EditScreen()
     let bag = SubscriptionBag()
-    weak var captured: Tracked?
-    do {
-      let presenter = Presenter()
-      let tracked = Tracked()
-      captured = tracked
-      screen.onDismissRequest(owner: presenter) { presenter, _ in presenter.close(tracked.name) }.store(in: bag)
-    }
+    let witness = CaptureWitness()
+    screen.onDismissRequest(owner: Presenter(), witness.capturing { presenter, _ in presenter.close("tracked") })
+      .store(in: bag)
     #expect(!screen.requestDismiss())
-    #expect(captured == nil)
+    #expect(witness.isReleased)
   }
 
   @Test func aHeldTokenOfAReplacedClosureDoesNotRemoveItsSuccessor() {

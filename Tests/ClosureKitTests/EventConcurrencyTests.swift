@@ -15,7 +15,7 @@ import Testing
     let threads = 8
     let operations = 2_000
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
-      var generator = SplitMix64(seed: UInt64(thread + 1))
+      var generator = SeededGenerator(seed: UInt64(thread + 1))
       var mine: [Subscription] = []
       for _ in 0..<operations {
         switch generator.next() % 4 {
@@ -114,18 +114,5 @@ import Testing
     }
     bag.cancelAll()
     #expect(event.handlerCount == 0)
-  }
-}
-
-/// A small seeded generator, so that failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

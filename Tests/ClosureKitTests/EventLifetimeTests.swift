@@ -1,11 +1,14 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Testing
 
 /// The lifetime rule of DESIGN.md, one test per way a handler ends.
 @Suite struct EventLifetimeTests {
+  // A new suite value, so a new event and counter, for each test.
+  let event = Event<Int>()
+  let count = Counter()
+
   @Test func droppingTheTokenDoesNotEndTheHandler() {
-    let event = Event<Int>()
-    let count = Counter()
     event.addHandler { _ in count.increment() }
     event.send(1)
     event.send(2)
@@ -14,22 +17,12 @@ import Testing
   }
 
   @Test func cancelEndsTheHandlerAndReleasesItsCapturesAtOnce() {
-    let event = Event<Int>()
-    let count = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = event.addHandler { _ in
-        _ = captured
-        count.increment()
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = event.addHandler(witness.capturing { _ in count.increment() })
     event.send(1)
-    #expect(weakCaptured != nil)
+    #expect(!witness.isReleased)
     subscription.cancel()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(subscription.isCancelled)
     event.send(2)
     #expect(count.value == 1)
@@ -37,7 +30,6 @@ import Testing
   }
 
   @Test func cancelIsIdempotent() {
-    let event = Event<Int>()
     let first = event.addHandler { _ in }
     let second = event.addHandler { _ in }
     first.cancel()
@@ -47,25 +39,15 @@ import Testing
   }
 
   @Test func ownerDeallocationEndsTheHandlerAndReleasesCapturesByTheNextSend() {
-    let event = Event<Int>()
-    let count = Counter()
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     var owner: Tracked? = Tracked("owner")
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = event.addHandler(owner: owner!) { _, _ in
-        _ = captured
-        count.increment()
-      }
-    }
+    let subscription = event.addHandler(owner: owner!, witness.capturing { _, _ in count.increment() })
     event.send(1)
     owner = nil
     #expect(subscription.isCancelled)
     event.send(2)
     #expect(count.value == 1)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(event.handlerCount == 0)
   }
 
@@ -73,44 +55,31 @@ import Testing
   /// only when the one owner-bound handler is the one it adds, whose owner its caller holds.
   @Test(arguments: [false, true])
   func ownerDeallocationReleasesCapturesByTheNextRegistration(nextIsOwnerBound: Bool) {
-    let event = Event<Int>()
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     var owner: Tracked? = Tracked("owner")
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      event.addHandler(owner: owner!) { _, _ in _ = captured }
-    }
+    event.addHandler(owner: owner!, witness.capturing { _, _ in })
     owner = nil
-    #expect(weakCaptured != nil)
+    #expect(!witness.isReleased)
     let next = Tracked("next owner")
     if nextIsOwnerBound {
       event.addHandler(owner: next) { _, _ in }
     } else {
       event.addHandler { _ in }
     }
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(event.handlerCount == 1)
   }
 
   @Test func cancellingAnOwnerBoundHandlerReleasesItsCapturesAtOnce() {
-    let event = Event<Int>()
     let owner = Tracked("owner")
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = event.addHandler(owner: owner) { _, _ in _ = captured }
-    }
+    let witness = CaptureWitness()
+    let subscription = event.addHandler(owner: owner, witness.capturing { _, _ in })
     subscription.cancel()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(event.handlerCount == 0)
   }
 
   @Test func manyOwnerBoundHandlersWithDeadOwnersAreAllReleased() {
-    let event = Event<Int>()
-    let count = Counter()
     var owners: [Tracked] = (0..<500).map { Tracked("owner \($0)") }
     for owner in owners {
       event.addHandler(owner: owner) { _, _ in count.increment() }
@@ -124,7 +93,6 @@ import Testing
   }
 
   @Test func ownerIsPassedBackToTheHandler() {
-    let event = Event<Int>()
     let owner = Tracked("the owner")
     let names = Recorder<String>()
     event.addHandler(owner: owner) { owner, value in names.append("\(owner.name) \(value)") }
@@ -133,21 +101,12 @@ import Testing
   }
 
   @Test func onceRunsExactlyOnceThenReleasesItsCaptures() {
-    let event = Event<Int>()
     let values = Recorder<Int>()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = event.once { value in
-        _ = captured
-        values.append(value)
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = event.once(witness.capturing { value in values.append(value) })
     #expect(!subscription.isCancelled)
     event.send(1)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(subscription.isCancelled)
     event.send(2)
     #expect(values.values == [1])
@@ -155,8 +114,6 @@ import Testing
   }
 
   @Test func onceWithOwnerDoesNotRunAfterTheOwnerIsGone() {
-    let event = Event<Int>()
-    let count = Counter()
     var owner: Tracked? = Tracked()
     event.once(owner: owner!) { _, _ in count.increment() }
     owner = nil
@@ -165,8 +122,6 @@ import Testing
   }
 
   @Test func onceWithOwnerRunsOnceWhileTheOwnerLives() {
-    let event = Event<Int>()
-    let count = Counter()
     let owner = Tracked()
     event.once(owner: owner) { _, _ in count.increment() }
     event.send(1)
@@ -175,61 +130,42 @@ import Testing
   }
 
   @Test func bagCancelAllEndsItsHandlersAndReleasesCaptures() {
-    let event = Event<Int>()
     let bag = SubscriptionBag()
-    let count = Counter()
-    weak var weakCaptured: Tracked?
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      event.addHandler { _ in
-        _ = captured
-        count.increment()
-      }.store(in: bag)
-      event.addHandler { _ in count.increment() }.store(in: bag)
-    }
+    let witness = CaptureWitness()
+    event.addHandler(witness.capturing { _ in count.increment() }).store(in: bag)
+    event.addHandler { _ in count.increment() }.store(in: bag)
     #expect(bag.count == 2)
     event.send(1)
     bag.cancelAll()
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     event.send(2)
     #expect(count.value == 2)
     #expect(bag.count == 0)
   }
 
   @Test func bagDeinitEndsItsHandlers() {
-    let event = Event<Int>()
-    let count = Counter()
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     do {
       let bag = SubscriptionBag()
-      let captured = Tracked()
-      weakCaptured = captured
-      bag.insert(
-        event.addHandler { _ in
-          _ = captured
-          count.increment()
-        })
+      bag.insert(event.addHandler(witness.capturing { _ in count.increment() }))
       event.send(1)
     }
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     event.send(2)
     #expect(count.value == 1)
   }
 
   @Test func eventDeinitReleasesEveryHandlerEvenWithTokensKept() {
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     weak var weakEvent: Event<Int>?
     let subscription: Subscription
     do {
       let event = Event<Int>()
       weakEvent = event
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = event.addHandler { _ in _ = captured }
+      subscription = event.addHandler(witness.capturing { _ in })
     }
     #expect(weakEvent == nil)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(subscription.isCancelled)
     subscription.cancel()
   }
@@ -259,7 +195,6 @@ import Testing
   }
 
   @Test func subscriptionsAreHashableByIdentity() {
-    let event = Event<Int>()
     let first = event.addHandler { _ in }
     let second = event.addHandler { _ in }
     let set: Set<Subscription> = [first, second, first]

@@ -1,5 +1,6 @@
 import ClosureKit
 import ClosureKitTestSupport
+import ClosureKitTesting
 import Testing
 
 /// Random sequences of add / once / cancel / send checked against a small reference model.
@@ -13,7 +14,7 @@ import Testing
 
   @Test(.heavy, arguments: 1...20)
   func randomOperationsMatchTheReferenceModel(seed: Int) {
-    var generator = SplitMix64(seed: UInt64(seed))
+    var generator = SeededGenerator(seed: UInt64(seed))
     let event = Event<Int>()
     let calls = Recorder<Int>()
     var model: [ModelHandler] = []

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Testing
 
 /// Ordering and re-entrancy rules of DESIGN.md "Threading and delivery".

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import Testing
 
 /// `values` and `values(bufferingPolicy:)`: order, buffering, cancellation and end.

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Observation
@@ -61,22 +62,6 @@ func checkFour<Source: HandlerSource>(
   _ = (records, owner)
 }
 
-/// A thread-safe `@Observable` model for the key-path source.
-final class SourceModel: Observable, Sendable {
-  private let registrar = ObservationRegistrar()
-  private let storage = Locked(0)
-
-  var count: Int {
-    get {
-      registrar.access(self, keyPath: \.count)
-      return storage.withLock { $0 }
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.count) { storage.withLock { $0 = newValue } }
-    }
-  }
-}
-
 /// `eventually(within:_:)` for a main-actor test: yields the main actor (so the hops enqueued on
 /// the main queue run) until `condition` holds or the deadline passes; never sleeps.
 @MainActor func eventuallyOnMainActor(_ condition: () -> Bool) async -> Bool {
@@ -86,6 +71,31 @@ final class SourceModel: Observable, Sendable {
     await Task.yield()
   }
   return true
+}
+
+/// `checkFour` for an `@Observable` key path written on the main actor, whose post callbacks hop
+/// to the main queue: writes 1 and 2, drops the owner, writes 3, cancels the plain handler.
+@MainActor func checkFourOnMainActor<Source: HandlerSource<Change<Int>>>(
+  _ source: Source, write: (Int) -> Void
+) async {
+  var (records, heldOwner, plainToken): (FourRecords, Tracked?, Subscription) = registerFour(on: source) {
+    $0.newValue!
+  }
+  weak let weakOwner = heldOwner
+  for value in 1...2 {
+    write(value)
+    #expect(await eventuallyOnMainActor { records.plain.values.last == value && records.owned.values.last == value })
+  }
+  heldOwner = nil
+  #expect(weakOwner == nil)
+  write(3)
+  #expect(await eventuallyOnMainActor { records.plain.values.last == 3 })
+  plainToken.cancel()
+  #expect(records.plain.values == [1, 2, 3])
+  #expect(records.owned.values == [1, 2])
+  #expect(records.once.values == [1])
+  #expect(records.onceOwned.values == [1])
+  _ = (records, heldOwner)
 }
 
 @Suite struct HandlerSourceTests {
@@ -140,47 +150,13 @@ final class SourceModel: Observable, Sendable {
   /// Written on the main actor, so each post callback's hop is enqueued on the main queue behind
   /// the write (the exact case; writes from other threads are best effort, see Observation.md).
   @Test @MainActor func observableKeyPathOffersTheFourRegistrations() async {
-    let model = SourceModel()
-    var (records, heldOwner, plainToken): (FourRecords, Tracked?, Subscription) = registerFour(
-      on: model.observing(\.count)
-    ) { $0.newValue! }
-    weak let weakOwner = heldOwner
-    for value in 1...2 {
-      model.count = value
-      #expect(await eventuallyOnMainActor { records.plain.values.last == value && records.owned.values.last == value })
-    }
-    heldOwner = nil
-    #expect(weakOwner == nil)
-    model.count = 3
-    #expect(await eventuallyOnMainActor { records.plain.values.last == 3 })
-    plainToken.cancel()
-    #expect(records.plain.values == [1, 2, 3])
-    #expect(records.owned.values == [1, 2])
-    #expect(records.once.values == [1])
-    #expect(records.onceOwned.values == [1])
-    _ = (records, heldOwner)
+    let model = SharedCounter()
+    await checkFourOnMainActor(model.observing(\.value)) { model.value = $0 }
   }
 
   @Test @MainActor func mainActorObservableKeyPathOffersTheFourRegistrations() async {
     let model = MainActorCounter()
-    var (records, heldOwner, plainToken): (FourRecords, Tracked?, Subscription) = registerFour(
-      on: model.observing(\.count)
-    ) { $0.newValue! }
-    weak let weakOwner = heldOwner
-    for value in 1...2 {
-      model.count = value
-      #expect(await eventuallyOnMainActor { records.plain.values.last == value && records.owned.values.last == value })
-    }
-    heldOwner = nil
-    #expect(weakOwner == nil)
-    model.count = 3
-    #expect(await eventuallyOnMainActor { records.plain.values.last == 3 })
-    plainToken.cancel()
-    #expect(records.plain.values == [1, 2, 3])
-    #expect(records.owned.values == [1, 2])
-    #expect(records.once.values == [1])
-    #expect(records.onceOwned.values == [1])
-    _ = (records, heldOwner)
+    await checkFourOnMainActor(model.observing(\.count)) { model.count = $0 }
   }
 
   @Test func onceRunsExactlyOnceWhenManyThreadsFire() async {

@@ -1,33 +1,18 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
-
-/// A main-actor screen whose methods the `@MainActor` handlers call directly: each call compiles
-/// only in a main-actor closure, and asserts at run time that it runs on the main actor.
-@MainActor final class OverloadScreen: Sendable {
-  var log: [String] = []
-  func note(_ entry: String) {
-    MainActor.assertIsolated()
-    log.append(entry)
-  }
-}
 
 /// The `MainActorDelivery` overloads added so that every public API taking `on: Delivery` has one:
 /// `Event.once`, `ClosureTimer.perform(after:)`, the stopped and owner-bound timers, `Observed`.
 @Suite struct MainActorDeliveryOverloadTests {
   @Test @MainActor func onceRunsAMainActorHandlerOnceOnTheMainActor() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let event = Event<Int>()
     let done = Expectation(count: 2)
-    event.onMainActor.once { value in
-      screen.note("once \(value)")
-      done.fulfill()
-    }
-    event.onMainActor.once(owner: screen) { screen, value in
-      screen.note("owner \(value)")
-      done.fulfill()
-    }
+    event.onMainActor.once { value in screen.note("once \(value)", fulfilling: done) }
+    event.onMainActor.once(owner: screen) { screen, value in screen.note("owner \(value)", fulfilling: done) }
     DispatchQueue.global().async {
       event.send(1)
       event.send(2)
@@ -42,19 +27,17 @@ import Testing
   // for one release.
   @available(*, deprecated)
   @Test @MainActor func performRunsAMainActorBodyOnTheMainActorAndCancelStopsIt() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let clock = ManualClock()
     let done = Expectation()
     let cancelled = ClosureTimer.perform(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor in
       screen.note("cancelled")
     }
     ClosureTimer.perform(after: .seconds(2), on: .mainActor, clock: clock) { @MainActor in
-      screen.note("delayed")
-      done.fulfill()
+      screen.note("delayed", fulfilling: done)
     }
     cancelled.cancel()
-    DispatchQueue.global().async { clock.advance(by: .seconds(2)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(2), thenWaitFor: done))
     #expect(screen.log == ["delayed"])
     #expect(cancelled.isCancelled)
   }
@@ -63,42 +46,32 @@ import Testing
   // for one release.
   @available(*, deprecated)
   @Test @MainActor func ownerAndStoppedTimersRunMainActorHandlersOnTheMainActor() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let clock = ManualClock()
     let done = Expectation(count: 6)
     ClosureTimer.schedule(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) { @MainActor screen, _ in
-      screen.note("owner once")
-      done.fulfill()
+      screen.note("owner once", fulfilling: done)
     }
     ClosureTimer.schedule(every: .seconds(1), owner: screen, repeatCount: 1, on: .mainActor, clock: clock) {
-      @MainActor screen, _ in
-      screen.note("owner every")
-      done.fulfill()
+      @MainActor screen, _ in screen.note("owner every", fulfilling: done)
     }
     let once = ClosureTimer(after: .seconds(1), on: .mainActor, clock: clock) { @MainActor _ in
-      screen.note("stopped once")
-      done.fulfill()
+      screen.note("stopped once", fulfilling: done)
     }
     let every = ClosureTimer(every: .seconds(1), repeatCount: 1, on: .mainActor, clock: clock) { @MainActor _ in
-      screen.note("stopped every")
-      done.fulfill()
+      screen.note("stopped every", fulfilling: done)
     }
     let ownedOnce = ClosureTimer(after: .seconds(1), owner: screen, on: .mainActor, clock: clock) {
-      @MainActor screen, _ in
-      screen.note("stopped owner once")
-      done.fulfill()
+      @MainActor screen, _ in screen.note("stopped owner once", fulfilling: done)
     }
     let ownedEvery = ClosureTimer(every: .seconds(1), owner: screen, repeatCount: 1, on: .mainActor, clock: clock) {
-      @MainActor screen, _ in
-      screen.note("stopped owner every")
-      done.fulfill()
+      @MainActor screen, _ in screen.note("stopped owner every", fulfilling: done)
     }
     once.start()
     every.start()
     ownedOnce.start()
     ownedEvery.start()
-    DispatchQueue.global().async { clock.advance(by: .seconds(1)) }
-    #expect(await done.wait(timeout: crossThreadDeadline))
+    #expect(await advance(clock, by: .seconds(1), thenWaitFor: done))
     #expect(
       Set(screen.log) == [
         "owner once", "owner every", "stopped once", "stopped every", "stopped owner once", "stopped owner every",
@@ -106,16 +79,14 @@ import Testing
   }
 
   @Test @MainActor func observedRunsMainActorHandlersOnTheMainActor() async {
-    let screen = OverloadScreen()
+    let screen = MainActorScreen()
     let volume = Observed(1)
     let done = Expectation(count: 3)
     volume.observing([.initial, .new]).onMainActor.addHandler { change in
-      screen.note("plain \(change.newValue ?? 0)")
-      done.fulfill()
+      screen.note("plain \(change.newValue ?? 0)", fulfilling: done)
     }
     volume.observing([.new]).onMainActor.addHandler(owner: screen) { screen, change in
-      screen.note("owner \(change.newValue ?? 0)")
-      done.fulfill()
+      screen.note("owner \(change.newValue ?? 0)", fulfilling: done)
     }
     DispatchQueue.global().async { volume.value = 2 }
     #expect(await done.wait(timeout: crossThreadDeadline))

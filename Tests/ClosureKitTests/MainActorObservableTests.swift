@@ -18,18 +18,11 @@ import Testing
   /// off the main actor.
   let shared = SharedCounter()
   /// A thread-safe model whose reads can let a write from another thread land mid-read.
-  let racing = RacingCounter()
+  let racing = SharedCounter()
 }
 
 /// An owner for owner binding.
 final class ScreenOwner: Sendable {}
-
-/// Waits until the main queue has run every job enqueued before this call (the hops included).
-@MainActor func drainMainQueue() async {
-  await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-    DispatchQueue.main.async { done.resume() }
-  }
-}
 
 @MainActor @Suite struct MainActorObservableTests {
   typealias C = Change<Int>

@@ -1,3 +1,4 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Observation
@@ -20,25 +21,9 @@ import Testing
 
 /// A model safe to write from any thread: its storage is behind a pthread mutex. (Not
 /// `Synchronization.Mutex`: on Linux, ThreadSanitizer does not see its synchronisation and reports
-/// false races.)
+/// false races.) A test can let a write from another thread land in the middle of a read: the race
+/// of a write made while an observation arms.
 final class SharedCounter: Observable, Sendable {
-  private let registrar = ObservationRegistrar()
-  private let storage = Locked(0)
-
-  var value: Int {
-    get {
-      registrar.access(self, keyPath: \.value)
-      return storage.withLock { $0 }
-    }
-    set {
-      registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
-    }
-  }
-}
-
-/// A model safe to write from any thread whose reads can let a write from another thread land in
-/// the middle of a read: the race of a write made while an observation arms.
-final class RacingCounter: Observable, Sendable {
   private let registrar = ObservationRegistrar()
   private let storage = Locked(0)
   /// Run once, by the next read, after it has taken the value and before it returns.
@@ -59,14 +44,6 @@ final class RacingCounter: Observable, Sendable {
       registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
     }
   }
-}
-
-/// A thread-safe counter for handlers that run on several threads at once, behind a pthread mutex
-/// that ThreadSanitizer understands (see ``SharedCounter``).
-final class ThreadSafeCounter: Sendable {
-  private let storage = Locked(0)
-  var value: Int { storage.withLock { $0 } }
-  func increment() { storage.withLock { $0 += 1 } }
 }
 
 @Suite struct ObservableObserveTests {
@@ -130,40 +107,30 @@ final class ThreadSafeCounter: Sendable {
 
   @Test func observationStopsWhenTheObjectIsDeallocated() {
     weak var weakOrder: Order?
-    weak var weakCapture: Tracked?
+    let witness = CaptureWitness()
     var subscription: Subscription?
     do {
       let order = Order()
       weakOrder = order
-      let captured = Tracked()
-      weakCapture = captured
-      subscription = order.observe(\.count) { _ in _ = captured }
+      subscription = order.observe(\.count, witness.capturing { _ in })
       #expect(subscription?.isCancelled == false)
     }
     #expect(weakOrder == nil)
-    #expect(weakCapture == nil)
+    #expect(witness.isReleased)
     #expect(subscription?.isCancelled == true)
   }
 
   @Test func cancelStopsTheObservationAndReleasesCaptures() async {
     let order = Order()
     let count = Counter()
-    weak var weakCapture: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCapture = captured
-      subscription = order.observe(\.count, on: .queue(queue)) { _ in
-        count.increment()
-        _ = captured
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = order.observe(\.count, on: .queue(queue), witness.capturing { _ in count.increment() })
     await onModelQueue { order.count = 1 }
     subscription.cancel()
     await onModelQueue { order.count = 2 }
     await onModelQueue { order.count = 3 }
     #expect(count.value == 1)
-    #expect(weakCapture == nil)
+    #expect(witness.isReleased)
     #expect(subscription.isCancelled)
   }
 
@@ -280,7 +247,7 @@ final class ThreadSafeCounter: Sendable {
 
   @Test func stressCrossThreadWritesNeverSnowballAndEndCleanly() async {
     let counter = SharedCounter()
-    let calls = ThreadSafeCounter()
+    let calls = Counter()
     let writes = 20_000
     let subscriptions = (0..<4).map { index in
       counter.observe(\.value, options: [.prior, .old, .new], on: .queue(DispatchQueue(label: "o\(index)"))) { _ in
@@ -310,7 +277,7 @@ final class ThreadSafeCounter: Sendable {
   /// after arming must see it, once writes from other threads have been seen.
   @Test(arguments: ["queue", "scheduled"])
   func aWriteLandingWhileAHopArmsIsDeliveredByTheReRead(delivery kind: String) async {
-    let counter = RacingCounter()
+    let counter = SharedCounter()
     let hops = DispatchQueue(label: "hops")
     let delivery: Delivery = kind == "queue" ? .queue(hops) : .scheduled { job in hops.async(execute: job) }
     let last = Slot<Int>()

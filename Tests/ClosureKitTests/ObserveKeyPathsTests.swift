@@ -14,7 +14,7 @@ struct Layout: Sendable, Equatable {
 
 /// Writes a field's change as text: "width 0->320", "title nil->B". (A key path is not `Sendable`,
 /// so the handlers compare it with literals, as a user's handler does.)
-private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<any Sendable>) -> String {
+func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<any Sendable>) -> String {
   func text(_ value: (any Sendable)?) -> String { value.map { "\($0)" } ?? "nil" }
   let name: String
   switch keyPath {
@@ -73,19 +73,12 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
   @Test func oneTokenEndsEveryKeyPathAndReleasesTheCaptures() {
     let layout = Observed(Layout())
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = layout.observe(\.width, \.title) { _, _ in
-        withExtendedLifetime(captured) { calls.increment() }
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = layout.observe(\.width, \.title, on: .immediate, witness.capturing { _, _ in calls.increment() })
     layout.modify { $0.width = 1 }
     subscription.cancel()
     #expect(subscription.isCancelled)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     layout.modify { $0.width = 2 }
     layout.modify { $0.title = "x" }
     #expect(calls.value == 1)
@@ -179,20 +172,14 @@ private func describe<Root>(_ keyPath: PartialKeyPath<Root>, _ change: Change<an
   @Test func oneTokenEndsEveryKeyPathAndReleasesTheCaptures() {
     let order = Order()
     let calls = Counter()
-    weak var weakCaptured: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      subscription = order.observe(\.count, \.customer.name, on: .queue(queue)) { _, _ in
-        withExtendedLifetime(captured) { calls.increment() }
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = order.observe(
+      \.count, \.customer.name, on: .queue(queue), witness.capturing { _, _ in calls.increment() })
     onModelQueue { order.count = 1 }
     #expect(!subscription.isCancelled)
     subscription.cancel()
     #expect(subscription.isCancelled)
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     onModelQueue { order.count = 2 }
     onModelQueue { order.customer.name = "B" }
     #expect(calls.value == 1)

@@ -216,21 +216,13 @@ final class Player: @unchecked Sendable {
   @Test func cancelStopsDeliveryAndReleasesCaptures() {
     let box = Observed(0)
     let count = Counter()
-    weak var weakCapture: Tracked?
-    let subscription: Subscription
-    do {
-      let captured = Tracked()
-      weakCapture = captured
-      subscription = box.observe { _ in
-        count.increment()
-        _ = captured
-      }
-    }
+    let witness = CaptureWitness()
+    let subscription = box.observe(witness.capturing { _ in count.increment() })
     box.value = 1
     subscription.cancel()
     box.value = 2
     #expect(count.value == 1)
-    #expect(weakCapture == nil)
+    #expect(witness.isReleased)
     #expect(subscription.isCancelled)
     #expect(box.observerCount == 0)
   }
@@ -244,9 +236,7 @@ final class Player: @unchecked Sendable {
     box.value = 1
     subscription.cancel()
     queue.resume()
-    let drained = Expectation()
-    queue.async { drained.fulfill() }
-    #expect(await drained.wait(timeout: crossThreadDeadline))
+    #expect(await drained(queue))
     #expect(count.value == 0)
   }
 
@@ -285,18 +275,14 @@ final class Player: @unchecked Sendable {
   @Test(arguments: [false, true])
   func aHandlerWhoseOwnerDiedIsReleasedByTheNextRegistration(nextIsOwnerBound: Bool) {
     let box = Observed(0)
-    weak var weakCaptured: Tracked?
+    let witness = CaptureWitness()
     var owner: Tracked? = Tracked("owner")
-    do {
-      let captured = Tracked()
-      weakCaptured = captured
-      box.observing().addHandler(owner: owner!) { _, _ in _ = captured }
-    }
+    box.observing().addHandler(owner: owner!, witness.capturing { _, _ in })
     owner = nil
-    #expect(weakCaptured != nil)
+    #expect(!witness.isReleased)
     let next = Tracked("next owner")
     let token = nextIsOwnerBound ? box.observing().addHandler(owner: next) { _, _ in } : box.observe { _ in }
-    #expect(weakCaptured == nil)
+    #expect(witness.isReleased)
     #expect(box.observerCount == 1)
     token.cancel()
   }
@@ -325,17 +311,15 @@ final class Player: @unchecked Sendable {
 
   @Test func deallocatingTheBoxEndsEveryObserverAndReleasesCaptures() {
     weak var weakBox: Observed<Int>?
-    weak var weakCapture: Tracked?
+    let witness = CaptureWitness()
     var subscription: Subscription?
     do {
       let box = Observed(0)
       weakBox = box
-      let captured = Tracked()
-      weakCapture = captured
-      subscription = box.observe { _ in _ = captured }
+      subscription = box.observe(witness.capturing { _ in })
     }
     #expect(weakBox == nil)
-    #expect(weakCapture == nil)
+    #expect(witness.isReleased)
     #expect(subscription?.isCancelled == true)
   }
 
@@ -353,7 +337,7 @@ final class Player: @unchecked Sendable {
   @Test func stressWritesObservesAndCancelsFromManyThreads() async {
     let box = Observed(0)
     let queue = DispatchQueue(label: "stress")
-    let total = ThreadSafeCounter()
+    let total = Counter()
     #expect(
       await onOwnThreads(0..<4) { worker in
         for index in 0..<300 {
@@ -566,17 +550,13 @@ extension ObservedTests {
   /// returns.
   @Test func aHandlerCancelledDuringAWriteIsReleasedWhenTheWriteReturns() {
     let box = Observed(0)
-    weak var weakCapture: Tracked?
+    let witness = CaptureWitness()
     let victim = Slot<Subscription>()
     box.observe { _ in victim.value?.cancel() }
-    do {
-      let captured = Tracked()
-      weakCapture = captured
-      victim.value = box.observe { _ in _ = captured }
-    }
-    #expect(weakCapture != nil)
+    victim.value = box.observe(witness.capturing { _ in })
+    #expect(!witness.isReleased)
     box.value = 1
-    #expect(weakCapture == nil)
+    #expect(witness.isReleased)
     #expect(box.observerCount == 1)
   }
 

@@ -1,22 +1,13 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Observation
 import Testing
 
-/// "width 0->320": a field change as text (the key path is compared with literals, as a user's
-/// handler does).
+/// "width 0->320": a field change as text (see `describe(_:_:)`).
 private func text<Root>(_ field: FieldChange<Root>) -> String {
-  func value(_ value: (any Sendable)?) -> String { value.map { "\($0)" } ?? "nil" }
-  let name: String
-  switch field.keyPath {
-  case \Layout.width: name = "width"
-  case \Layout.title: name = "title"
-  case \Order.count: name = "count"
-  case \Order.customer.name: name = "name"
-  default: name = "?"
-  }
-  return "\(name) \(value(field.change.oldValue))->\(value(field.change.newValue))"
+  describe(field.keyPath, field.change)
 }
 
 /// The several-key-path selectors, `observing(\.a, \.b, options:)`, as `HandlerSource`s (issue 27).

@@ -9,18 +9,6 @@ import Testing
 /// operations (adds with and without an owner, one-shots, cancels, bags, owners dying, sends,
 /// removal by kind), with the registry's invariants (`verifyInvariants()`) checked after every one.
 @Suite struct RegistryModelTests {
-  /// A seeded generator, so that a failure can be replayed (the seed is in the test's arguments).
-  struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-      state &+= 0x9E37_79B9_7F4A_7C15
-      var mixed = state
-      mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-      mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-      return mixed ^ (mixed >> 31)
-    }
-  }
-
   final class Owner: Sendable {}
 
   /// One handler of the model: what the registry must do with it.
@@ -50,7 +38,7 @@ import Testing
     func check(_ condition: Bool, _ message: @autoclosure () -> String) {
       if !condition { failures.append(message()) }
     }
-    var random = SplitMix(state: seed)
+    var random = SeededGenerator(seed: seed)
     let event = Event<Int>()
     let controls = ControlActions<TestKinds, Int>()
     let calls = Log()
@@ -159,7 +147,7 @@ import Testing
     let threads = 4
     let rounds = modelRounds(4_000)
     let finished = await onOwnThreads(0..<threads) { thread in
-      var random = SplitMix(state: UInt64(thread) &* 7919 &+ 1)
+      var random = SeededGenerator(seed: UInt64(thread) &* 7919 &+ 1)
       var tokens: [(Subscription, Shared<Int>)] = []
       var owners: [Owner] = []
       var bag = SubscriptionBag()

@@ -1,37 +1,9 @@
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
 
 @testable import ClosureKit
-
-/// A thread-safe counter for handlers.
-final class Counter: Sendable {
-  private let storage = Locked(0)
-  var value: Int { storage.withLock { $0 } }
-  func increment() { storage.withLock { $0 += 1 } }
-}
-
-/// A thread-safe list that handlers append to, to check order.
-final class Recorder<Element: Sendable>: Sendable {
-  private let storage = Locked<[Element]>([])
-  var values: [Element] { storage.withLock { $0 } }
-  func append(_ element: Element) { storage.withLock { $0.append(element) } }
-}
-
-/// An object whose deallocation a test can observe through a `weak` reference.
-final class Tracked: Sendable {
-  let name: String
-  init(_ name: String = "tracked") { self.name = name }
-}
-
-/// A thread-safe optional slot, for a token that a handler refers to.
-final class Slot<Value: Sendable>: Sendable {
-  private let storage = Locked<Value?>(nil)
-  var value: Value? {
-    get { storage.withLock { $0 } }
-    set { storage.withLock { $0 = newValue } }
-  }
-}
 
 #if canImport(Darwin)
   import Darwin
@@ -136,40 +108,12 @@ func raceFinishes(
   return await done.wait(timeout: crossThreadDeadline)
 }
 
-/// The longest a test waits for work on another thread or task before it reports a failure.
-///
-/// A passing wait returns at once, so this costs nothing when the code is right; a deadlock fails
-/// the test after this long instead of hanging the run. It was 120 s while tests blocked threads
-/// of the cooperative pool (a semaphore's wait, a `queue.sync`, a join), which on a 2-core machine
-/// starved every other test's tasks; no test does now (they wait with the async `onNewThread(_:)`,
-/// `drain(_:)` and `Expectation`, whose deadlines fire off the pool).
-let crossThreadDeadline: Duration = .seconds(30)
-
 /// The longest a handler of a contention test holds a box's delivery (on a thread of the test's
 /// own) while the test writes from elsewhere: a safety valve against a hang, not a deadline. The
 /// test releases the hold; if the hold ended first, the test would see the wrong order, so it is
 /// longer than a resumption of the test's task can take on a loaded machine (in a full
 /// ThreadSanitizer run, 30 s was not always enough).
 let handlerHold: DispatchTimeInterval = .seconds(120)
-
-/// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
-/// that hold at once or nearly: on Linux an object with associated values can be held for a moment
-/// by another test's sweep of the shared association table (its weak load makes a strong copy), and
-/// its deinit then runs on that thread, just after the last reference here is dropped.
-func eventually(within timeout: Duration = crossThreadDeadline, _ condition: () -> Bool) async -> Bool {
-  let deadline = ContinuousClock.now + timeout
-  while !condition() {
-    if ContinuousClock.now > deadline { return false }
-    await Task.yield()
-  }
-  return true
-}
-
-/// Whether this test process runs under ThreadSanitizer (its runtime exports `__tsan_init`).
-let isUnderThreadSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__tsan_init") != nil
-
-/// Whether this test process runs under AddressSanitizer (its runtime exports `__asan_init`).
-let isUnderAddressSanitizer: Bool = dlsym(dlopen(nil, RTLD_NOW), "__asan_init") != nil
 
 /// The rounds of a stress test: `rounds` in a normal build, a fiftieth of them (at least 1,000)
 /// under ThreadSanitizer, where every memory access is instrumented (20 to 50 times slower) and the
@@ -181,4 +125,13 @@ func stressRounds(_ rounds: Int) -> Int {
   if isUnderThreadSanitizer { return max(1_000, rounds / 50) }
   if isUnderAddressSanitizer { return max(1_000, rounds / 10) }
   return rounds
+}
+
+/// Advances `clock` by `duration` on a Dispatch worker thread (so that a main-actor handler's hop
+/// is not run early by the test's own thread), then waits for `done`; `false` if it is not
+/// fulfilled by ``crossThreadDeadline``.
+func advance(_ clock: ManualClock, by duration: Duration, thenWaitFor done: ClosureKitTesting.Expectation) async -> Bool
+{
+  DispatchQueue.global().async { clock.advance(by: duration) }
+  return await done.wait(timeout: crossThreadDeadline)
 }

@@ -1,4 +1,5 @@
 import ClosureKit
+import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
 import Testing
@@ -36,14 +37,7 @@ import Testing
   }
 
   @Test func actionsAndTheirCapturesAreReleasedWithTheTableAttachedToTheControl() {
-    weak var captured: Tracked?
-    do {
-      let actions = ControlActions<ControlEvent, Void>()
-      let tracked = Tracked()
-      captured = tracked
-      actions.addAction(for: .touchUpInside) { _ = tracked }
-    }
-    #expect(captured == nil)
+    expectActionsReleasedWithTheirTable(for: ControlEvent.touchUpInside)
   }
 
   // MARK: Dialogs (AlertControllerPresenter)
@@ -83,14 +77,20 @@ import Testing
     }
   }
 
-  @Test func cancellingTheTaskDismissesAShownControllerAndRunsTheCancelPathOnce() async throws {
-    let log = Recorder<String>()
+  /// An alert with a Cancel and an OK button whose actions and dismissal write to `log`.
+  func makeAlert(loggingTo log: Recorder<String>) -> Alert {
     let alert = Alert(title: "T")
     alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
     alert.addButton("OK") { _ in log.append("ok action") }
+    alert.onDidDismiss { log.append("didDismiss \($0)") }
+    return alert
+  }
+
+  @Test func cancellingTheTaskDismissesAShownControllerAndRunsTheCancelPathOnce() async throws {
+    let log = Recorder<String>()
+    let alert = makeAlert(loggingTo: log)
     alert.onDidPresent { log.append("didPresent") }
     alert.onWillDismiss { log.append("willDismiss \($0)") }
-    alert.onDidDismiss { log.append("didDismiss \($0)") }
     let presenter = ControllerLikePresenter()
     let task = Task { try await alert.present(on: presenter) }
     #expect(await presenter.shown.wait(timeout: crossThreadDeadline))
@@ -104,10 +104,7 @@ import Testing
 
   @Test func aTapBeforeTheCancellationWinsAndTheCancellationAddsNothing() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
-    alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
-    alert.addButton("OK") { _ in log.append("ok action") }
-    alert.onDidDismiss { log.append("didDismiss \($0)") }
+    let alert = makeAlert(loggingTo: log)
     let presenter = ControllerLikePresenter()
     let task = Task { try await alert.present(on: presenter) }
     #expect(await presenter.shown.wait(timeout: crossThreadDeadline))

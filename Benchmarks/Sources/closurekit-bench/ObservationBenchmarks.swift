@@ -33,6 +33,12 @@ final class PlainObserved: @unchecked Sendable {
   var count = 0
 }
 
+/// Runs `onChange` once, at the next write of `model.count` (in its `willSet`): the
+/// `withObservationTracking` call of each hand-written re-arm loop.
+func onNextCountChange(of model: BenchModel, _ onChange: @escaping @Sendable () -> Void) {
+  withObservationTracking({ _ = model.count }, onChange: onChange)
+}
+
 /// A model that any thread may write: its storage is behind a mutex.
 final class LockedModel: Observable, Sendable {
   private let registrar = ObservationRegistrar()
@@ -206,9 +212,7 @@ func observableCycleBenchmark() {
     let model = BenchModel()
     // The hand-written loop: re-register after the hop, read the new value there.
     @Sendable func track() {
-      withObservationTracking {
-        _ = model.count
-      } onChange: {
+      onNextCountChange(of: model) {
         scheduler.jobs.append {
           counter.value &+= model.count
           track()
@@ -223,9 +227,7 @@ func observableCycleBenchmark() {
     // The same loop written so that it does not leak: the model's registrar holds `onChange`, so
     // capturing the model strongly there keeps it alive for ever; correct code captures it weakly.
     @Sendable func track(_ model: BenchModel) {
-      withObservationTracking {
-        _ = model.count
-      } onChange: { [weak model] in
+      onNextCountChange(of: model) { [weak model] in
         scheduler.jobs.append { [weak model] in
           guard let model else { return }
           counter.value &+= model.count
@@ -253,9 +255,7 @@ func observableCycleBenchmark() {
     let model = BenchModel()
     // The synchronous variant: re-register inside onChange (no new value: it runs in willSet).
     @Sendable func track() {
-      withObservationTracking {
-        _ = model.count
-      } onChange: {
+      onNextCountChange(of: model) {
         counter.value &+= 1
         track()
       }
@@ -292,11 +292,7 @@ func naiveLoopKeepsItsModelAlive() -> Bool {
     let model = BenchModel()
     weakModel = model
     @Sendable func track() {
-      withObservationTracking {
-        _ = model.count
-      } onChange: {
-        track()
-      }
+      onNextCountChange(of: model) { track() }
     }
     track()
   }
