@@ -8,6 +8,8 @@ import Testing
 final class OwnerRegisteringInDeinit: Sendable {
   let event: Event<Int>
   init(event: Event<Int>) { self.event = event }
+  /// The line of the registration in `deinit`, the next one.
+  static let registrationLine = #line + 1
   deinit { event.addHandler(owner: self) { _, _ in } }
 }
 
@@ -76,7 +78,8 @@ struct DiagnosedKinds: OptionSet, Sendable {
     _ = OwnerRegisteringInDeinit(event: event)
     let ours = reported.values.filter { $0.fileID == #fileID }
     #expect(ours.count == 1)
-    #expect(ours.first?.line == 10)  // the `addHandler(owner:)` in `OwnerRegisteringInDeinit.deinit`
+    // the `addHandler(owner:)` in `OwnerRegisteringInDeinit.deinit`
+    #expect(ours.first?.line == OwnerRegisteringInDeinit.registrationLine)
     #expect(event.handlerCount == 0)
   }
 
