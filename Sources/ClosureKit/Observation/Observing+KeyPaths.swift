@@ -80,7 +80,10 @@ extension Observed {
   ///
   /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and
   /// > of ``Observed/observing(_:options:)``.
-  public struct FieldsObserving: HandlerSource {
+  public struct FieldsObserving: FlattenedHandlerSource {
+    /// Each call reports which field changed, and how.
+    public typealias Payload = FieldChange<Value>
+
     /// The observed box.
     let box: Observed
     /// What the box registration asks for.
@@ -88,42 +91,16 @@ extension Observed {
     /// Turns one change of the box into the changes of the fields.
     let report: @Sendable (Change<Value>, (PartialKeyPath<Value>, Change<any Sendable>) -> Void) -> Void
 
-    /// Registers `handler` as one observer of the box: the primitive behind `addHandler` and
-    /// `once`.
-    ///
-    /// ```swift
-    /// struct Size: Sendable { var width = 0; var height = 0 }
-    /// let size = Observed(Size())
-    /// let token = size.observing(\.width, \.height).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, FieldChange<Size>>.plain { print($0.keyPath) })
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - once: Whether the handler ends after its first call.
-    ///   - delivery: Where the handler runs.
-    ///   - file: The `#fileID` of the registration.
-    ///   - line: The `#line` of the registration.
-    ///   - handler: The closure, with its owner if it has one.
-    /// - Returns: A token that ends the registration; dropping it does not.
-    ///
-    /// > Important: The rules of ``Observed/observing(_:options:)``.
-    public func register<Owner: AnyObject & Sendable>(
-      once: Bool,
-      on delivery: consuming Delivery,
-      file: StaticString,
-      line: UInt,
-      _ handler: consuming SourceHandler<Owner, FieldChange<Value>>
-    ) -> Subscription {
-      let options = options
-      let storage = box.storage
+    /// Adds one observer of the box that reports the fields' changes: the store behind
+    /// `FlattenedHandlerSource`'s `register`.
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
       let report = report
-      let delivery = delivery
-      return handler.registerFlattened(once: once) { owner, handler in
-        storage.add(
-          options: options, delivery: delivery, owner: owner,
-          handler: { change in
-            report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
-          })
-      }
+      let handler = added.handler
+      return box.storage.add(
+        options: options, delivery: added.delivery, owner: added.owner,
+        handler: { change in
+          report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
+        })
     }
   }
 }
