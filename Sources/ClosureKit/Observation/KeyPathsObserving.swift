@@ -69,13 +69,15 @@ public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable
   let root: Root
   /// One starter for each key path, in order; each is called on the main actor only.
   let starts: [Start]
+  /// The method the user called, named by the delivery precondition.
+  let function: StaticString
 
   /// Starts one observation of every key path on the main actor (stopping the program on any
   /// other thread, or for a delivery other than ``Delivery/immediate`` or ``Delivery/mainActor``):
   /// the store behind `FlattenedHandlerSource`'s `register`.
   package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
     MainActor.assumeIsolated {
-      Root.checkOnMainActor(added.delivery, function: "observing(_:options:)")
+      Root.checkOnMainActor(added.delivery, function: function)
       return SubscriptionGroup.subscription(
         for: starts.map { start in start(root, added.delivery, added.owner, added.handler) })
     }

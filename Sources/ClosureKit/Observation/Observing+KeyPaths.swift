@@ -138,14 +138,7 @@ extension Observable where Self: AnyObject & Sendable {
     _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,
     options: ObservationOptions = [.new]
   ) -> KeyPathsObserving<Self> {
-    var starts: [KeyPathsObserving<Self>.Start] = []
-    for keyPath in repeat each keyPaths {
-      starts.append(Self.start(keyPath, options: options))
-    }
-    if starts.isEmpty {
-      failPrecondition("observing(_:options:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return KeyPathsObserving(root: self, starts: starts)
+    observingKeyPaths(repeat each keyPaths, options: options, function: "observing(_:options:)")
   }
 
   /// Several key paths of a `@MainActor` `@Observable` object as a ``HandlerSource``; call it,
@@ -180,14 +173,45 @@ extension Observable where Self: AnyObject & Sendable {
     _ keyPaths: repeat KeyPath<Self, each Value>,
     options: ObservationOptions = [.new]
   ) -> MainActorKeyPathsObserving<Self> {
+    mainActorObservingKeyPaths(repeat each keyPaths, options: options, function: "observing(_:options:)")
+  }
+
+  /// The source of `observing(_:options:)` with several key paths; its preconditions name
+  /// `function`, the method the user called (the deprecated `observe` forms build it too).
+  func observingKeyPaths<each Value: Sendable>(
+    _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,
+    options: ObservationOptions,
+    function: StaticString
+  ) -> KeyPathsObserving<Self> {
+    var starts: [KeyPathsObserving<Self>.Start] = []
+    for keyPath in repeat each keyPaths {
+      starts.append(Self.start(keyPath, options: options))
+    }
+    return KeyPathsObserving(root: self, starts: Self.nonEmpty(starts, function: function))
+  }
+
+  /// The source of the main-actor `observing(_:options:)` with several key paths; its
+  /// preconditions name `function`, the method the user called.
+  @MainActor
+  func mainActorObservingKeyPaths<each Value: Sendable>(
+    _ keyPaths: repeat KeyPath<Self, each Value>,
+    options: ObservationOptions,
+    function: StaticString
+  ) -> MainActorKeyPathsObserving<Self> {
     var starts: [MainActorKeyPathsObserving<Self>.Start] = []
     for keyPath in repeat each keyPaths {
       starts.append(Self.mainActorStart(keyPath, options: options))
     }
+    return MainActorKeyPathsObserving(
+      root: self, starts: Self.nonEmpty(starts, function: function), function: function)
+  }
+
+  /// `starts`, or the end of the program, naming `function`, when no key path was given.
+  private static func nonEmpty<Start>(_ starts: [Start], function: StaticString) -> [Start] {
     if starts.isEmpty {
-      failPrecondition("observing(_:options:): the argument `keyPaths` is empty; pass at least one key path")
+      failPrecondition("\(function): the argument `keyPaths` is empty; pass at least one key path")
     }
-    return MainActorKeyPathsObserving(root: self, starts: starts)
+    return starts
   }
 
   /// What starts the observation of one key path for a registration of `observing(_:options:)`.
