@@ -16,6 +16,15 @@ public import Observation
 /// > Important: Each registration is one continuous observation of every key path, with one token.
 public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: FlattenedHandlerSource {
   /// Each call reports which key path changed, and how.
+  ///
+  /// ```swift
+  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
+  ///   var total = 0
+  /// }
+  /// func show(_ field: KeyPathsObserving<Order>.Payload) { print(field.keyPath, field.change.newValue!) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
   public typealias Payload = FieldChange<Root>
 
   /// Starts the observation of one key path.
@@ -56,6 +65,15 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Flatte
 /// > ``Delivery/immediate`` or ``Delivery/mainActor``, stops the program.
 public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable>: FlattenedHandlerSource {
   /// Each call reports which key path changed, and how.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// func show(_ field: MainActorKeyPathsObserving<Counter>.Payload) { print(field.keyPath) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
   public typealias Payload = FieldChange<Root>
 
   /// Starts the observation of one key path, on the main actor.

@@ -87,6 +87,15 @@ extension Observable where Self: AnyObject & Sendable {
 /// > Important: Each registration is one continuous observation; see `observe(_:options:on:_:)`.
 public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: FlattenedHandlerSource {
   /// Each call reports a change of the value.
+  ///
+  /// ```swift
+  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
+  ///   var total = 0
+  /// }
+  /// func show(_ change: KeyPathObserving<Order, Int>.Payload) { print(change.newValue ?? 0) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
   public typealias Payload = Change<Value>
 
   /// The observed object.
@@ -129,6 +138,15 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   // the program on any other thread; it is made on the main actor by the `@MainActor` `observing`.
 
   /// Each call reports a change of the value.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// func show(_ change: MainActorKeyPathObserving<Counter, Int>.Payload) { print(change.newValue ?? 0) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
   public typealias Payload = Change<Value>
 
   /// The observed object.

@@ -36,6 +36,12 @@ extension Observed {
   /// > ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
   public struct Observing: FlattenedHandlerSource {
     /// Each call reports a change of the box's value.
+    ///
+    /// ```swift
+    /// func show(_ change: Observed<Int>.Observing.Payload) { print(change.newValue ?? 0) }
+    /// ```
+    ///
+    /// > Important: A value: the handler may keep it or hand it to another thread.
     public typealias Payload = Change<Value>
 
     /// The observed box.

@@ -82,6 +82,13 @@ extension Observed {
   /// > of ``Observed/observing(_:options:)``.
   public struct FieldsObserving: FlattenedHandlerSource {
     /// Each call reports which field changed, and how.
+    ///
+    /// ```swift
+    /// struct Size: Sendable { var width = 0; var height = 0 }
+    /// func show(_ field: Observed<Size>.FieldsObserving.Payload) { print(field.keyPath) }
+    /// ```
+    ///
+    /// > Important: A value: the handler may keep it or hand it to another thread.
     public typealias Payload = FieldChange<Value>
 
     /// The observed box.

@@ -44,6 +44,12 @@ public struct NotificationSource: FlattenedHandlerSource, @unchecked Sendable {
   // Foundation does from any thread. The center and the name are Sendable.
 
   /// Each call hands over the posted notification.
+  ///
+  /// ```swift
+  /// func show(_ note: NotificationSource.Payload) { print(note.name.rawValue) }
+  /// ```
+  ///
+  /// > Important: The notification as posted, handed to the handler where its delivery runs it.
   public typealias Payload = Notification
 
   /// The center the observers are added to.
