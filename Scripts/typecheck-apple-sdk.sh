@@ -167,12 +167,12 @@ done
 
 echo "==> mutation control: ClosureKit's Darwin thread start with \`fromOpaque(context!)\` injected must fail"
 mkdir -p "$work/mutated"
-seam=Sources/ClosureKit/Platform/Locked.swift
-sed 's/fromOpaque((context as UnsafeMutableRawPointer?)!)/fromOpaque(context!)/' "$seam" >"$work/mutated/Locked.swift"
-! cmp -s "$seam" "$work/mutated/Locked.swift" || fail "the mutation found nothing to change in $seam"
+seam=Sources/ClosureKit/Platform/PThreads.swift
+sed 's/fromOpaque((context as UnsafeMutableRawPointer?)!)/fromOpaque(context!)/' "$seam" >"$work/mutated/PThreads.swift"
+! cmp -s "$seam" "$work/mutated/PThreads.swift" || fail "the mutation found nothing to change in $seam"
 mutated=()
 for file in "${kit[@]}"; do
-  if [ "$file" = "$seam" ]; then mutated+=(-primary-file "$work/mutated/Locked.swift"); else mutated+=("$file"); fi
+  if [ "$file" = "$seam" ]; then mutated+=(-primary-file "$work/mutated/PThreads.swift"); else mutated+=("$file"); fi
 done
 expected="cannot force unwrap value of non-optional type 'UnsafeMutableRawPointer'"
 if swiftc -frontend -typecheck "${package[@]}" -module-name ClosureKit -warnings-as-errors "${mutated[@]}" \

@@ -13,7 +13,7 @@ import Testing
   import Musl
 #endif
 
-/// The lock of every module (`Platform/Locked.swift`): mutual exclusion, a waiter woken by the
+/// The lock of every module (`Platform/PThreads.swift`): mutual exclusion, a waiter woken by the
 /// release, and release when the body throws. Run under ThreadSanitizer in CI, which checks that
 /// the lock is seen as synchronisation (a plain `Int` guarded by it would be reported).
 @Suite struct LockedTests {

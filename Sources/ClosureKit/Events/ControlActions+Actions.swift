@@ -39,7 +39,7 @@ extension ControlActions {
   ///
   /// > Important: Holds the action table strongly; registrations follow the rules of
   /// > ``HandlerSource``, fired by ``ControlActions/sendActions(for:with:)``.
-  public struct Actions: HandlerSource {
+  public struct Actions: ListBackedHandlerSource {
     /// The action table.
     @usableFromInline let controls: ControlActions
     /// The kinds an action registered here fires for; never empty.
@@ -51,34 +51,9 @@ extension ControlActions {
       self.kinds = kinds
     }
 
-    /// Registers `handler` as an action for the selected kinds: the primitive behind `addHandler`
-    /// and `once`.
-    ///
-    /// ```swift
-    /// let controls = ControlActions<ButtonEvent, String>()
-    /// let token = controls.actions(for: .touchUpInside).register(
-    ///   once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, String>.plain { print($0) })
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - once: Whether the action ends after its first run.
-    ///   - delivery: Where the action runs.
-    ///   - file: The `#fileID` of the registration.
-    ///   - line: The `#line` of the registration.
-    ///   - handler: The action, with its owner if it has one.
-    /// - Returns: A token that removes this one action; dropping it does not.
-    ///
-    /// > Important: The rules of ``HandlerSource/addHandler(on:file:line:_:)``.
-    @inlinable @inline(__always)
-    public func register<Owner: AnyObject & Sendable>(
-      once: Bool,
-      on delivery: consuming Delivery,
-      file: StaticString,
-      line: UInt,
-      _ handler: consuming SourceHandler<Owner, Payload>
-    ) -> Subscription {
-      controls.list.add(
-        tag: kinds, once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
-    }
+    /// The action table's list, where `register` adds each action.
+    @inlinable var list: HandlerList<Payload, Kind> { controls.list }
+    /// The tag of every registration: the kinds it fires for.
+    @inlinable var tag: Kind { kinds }
   }
 }

@@ -19,7 +19,7 @@
 /// > is held, so a handler may send, add or cancel on the same event. A handler added during a
 /// > send is not called by that send; a handler cancelled during a send and not yet reached is not
 /// > called; a send from inside a handler is delivered depth-first.
-public final class Event<Payload: Sendable>: HandlerSource {
+public final class Event<Payload: Sendable>: ListBackedHandlerSource {
   @usableFromInline let list = HandlerList<Payload, Void>()
 
   /// Creates an event with no handlers.
@@ -33,33 +33,8 @@ public final class Event<Payload: Sendable>: HandlerSource {
     list.close()
   }
 
-  /// Registers `handler`: the primitive behind ``HandlerSource``'s `addHandler` and `once`, which
-  /// are the methods to call.
-  ///
-  /// ```swift
-  /// let changed = Event<Int>()
-  /// let token = changed.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Int>.plain { print($0) })
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first send.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that removes the handler; dropping it does not.
-  ///
-  /// > Important: The rules of ``HandlerSource/addHandler(on:file:line:_:)``.
-  @inlinable @inline(__always)
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, Payload>
-  ) -> Subscription {
-    list.add(tag: (), once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
-  }
+  /// The tag of every registration: an event has one list of handlers, not one per kind.
+  @inlinable var tag: Void { () }
 
   /// Calls every handler with `payload`.
   ///

@@ -14,7 +14,19 @@ public import Observation
 /// ```
 ///
 /// > Important: Each registration is one continuous observation of every key path, with one token.
-public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: HandlerSource {
+public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: FlattenedHandlerSource {
+  /// Each call reports which key path changed, and how.
+  ///
+  /// ```swift
+  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
+  ///   var total = 0
+  /// }
+  /// func show(_ field: KeyPathsObserving<Order>.Payload) { print(field.keyPath, field.change.newValue!) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
+  public typealias Payload = FieldChange<Root>
+
   /// Starts the observation of one key path.
   typealias Start =
     @Sendable (
@@ -27,39 +39,12 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Handle
   /// One starter for each key path, in order.
   let starts: [Start]
 
-  /// Starts one observation of every key path for `handler`: the primitive behind `addHandler`
-  /// and `once`.
-  ///
-  /// ```swift
-  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
-  ///   var total = 0
-  ///   var note = ""
-  /// }
-  /// let order = Order()
-  /// let token = order.observing(\.total, \.note).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, FieldChange<Order>>.plain { print($0.keyPath) })
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that ends every observation; dropping it does not.
-  ///
-  /// > Important: The rules of `observing(_:options:)` with several key paths.
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, FieldChange<Root>>
-  ) -> Subscription {
-    let delivery = delivery
-    let hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
-    return handler.registerFlattened(once: once) { owner, handler in
-      SubscriptionGroup.subscription(for: starts.map { start in start(root, delivery, owner, hopQueue, handler) })
-    }
+  /// Starts one observation of every key path: the store behind `FlattenedHandlerSource`'s
+  /// `register`. With ``Delivery/immediate``, the key paths' trackers share one hop queue.
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    let hopQueue = added.delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
+    return SubscriptionGroup.subscription(
+      for: starts.map { start in start(root, added.delivery, added.owner, hopQueue, added.handler) })
   }
 }
 
@@ -78,7 +63,19 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Handle
 ///
 /// > Important: A registration off the main actor, or with a delivery other than
 /// > ``Delivery/immediate`` or ``Delivery/mainActor``, stops the program.
-public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable>: HandlerSource {
+public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable>: FlattenedHandlerSource {
+  /// Each call reports which key path changed, and how.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// func show(_ field: MainActorKeyPathsObserving<Counter>.Payload) { print(field.keyPath) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
+  public typealias Payload = FieldChange<Root>
+
   /// Starts the observation of one key path, on the main actor.
   typealias Start =
     @MainActor @Sendable (
@@ -90,43 +87,17 @@ public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable
   let root: Root
   /// One starter for each key path, in order; each is called on the main actor only.
   let starts: [Start]
+  /// The method the user called, named by the delivery precondition.
+  let function: StaticString
 
-  /// Starts one observation of every key path for `handler`, on the main actor: the primitive
-  /// behind `addHandler` and `once`.
-  ///
-  /// ```swift
-  /// @MainActor @Observable final class Counter {
-  ///   var count = 0
-  ///   var label = ""
-  /// }
-  /// @MainActor func bind(_ counter: Counter) {
-  ///   let token = counter.observing(\.count, \.label).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, FieldChange<Counter>>.plain { print($0.keyPath) })
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: ``Delivery/immediate`` or ``Delivery/mainActor``.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that ends every observation; dropping it does not.
-  ///
-  /// > Important: Call it on the main actor; the rules of the main-actor `observing(_:options:)`.
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, FieldChange<Root>>
-  ) -> Subscription {
-    let delivery = delivery
-    let handler = handler
-    return MainActor.assumeIsolated {
-      Root.checkOnMainActor(delivery, function: "observing(_:options:)")
-      return handler.registerFlattened(once: once) { owner, handler in
-        SubscriptionGroup.subscription(for: starts.map { start in start(root, delivery, owner, handler) })
-      }
+  /// Starts one observation of every key path on the main actor (stopping the program on any
+  /// other thread, or for a delivery other than ``Delivery/immediate`` or ``Delivery/mainActor``):
+  /// the store behind `FlattenedHandlerSource`'s `register`.
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    MainActor.assumeIsolated {
+      Root.checkOnMainActor(added.delivery, function: function)
+      return SubscriptionGroup.subscription(
+        for: starts.map { start in start(root, added.delivery, added.owner, added.handler) })
     }
   }
 }

@@ -46,15 +46,7 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
-    ObservableTracker(
-      root: self,
-      keyPath: keyPath,
-      options: options,
-      delivery: delivery,
-      owner: nil,
-      handler: handler
-    )
-    .start()
+    observing(keyPath, options: options).addHandler(on: delivery, handler)
   }
 
   /// Deprecated: use `observing(keyPath, options: options).addHandler(owner:on:_:)`.

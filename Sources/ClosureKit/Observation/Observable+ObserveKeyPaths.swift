@@ -1,4 +1,3 @@
-import Dispatch
 public import Observation
 
 extension Observable where Self: AnyObject & Sendable {
@@ -11,21 +10,8 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (_ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
   ) -> Subscription {
-    let hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
-    var parts: [Subscription] = []
-    for keyPath in repeat each keyPaths {
-      parts.append(
-        ObservableTracker(
-          root: self, keyPath: keyPath, options: options, delivery: delivery, owner: nil,
-          handler: { change in handler(keyPath, change.erased) }, hopQueue: hopQueue
-        )
-        .start()
-      )
-    }
-    if parts.isEmpty {
-      failPrecondition("observe(_:options:on:_:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return SubscriptionGroup.subscription(for: parts)
+    observingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:options:on:_:)")
+      .addHandler(on: delivery) { field in handler(field.keyPath, field.change) }
   }
 
   /// Deprecated: use `observing(_:options:).addHandler(owner:on:_:)` with several key paths.
@@ -41,22 +27,8 @@ extension Observable where Self: AnyObject & Sendable {
         _ owner: Owner, _ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>
       ) -> Void
   ) -> Subscription {
-    let hopQueue = delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
-    var parts: [Subscription] = []
-    for keyPath in repeat each keyPaths {
-      let bound: @Sendable (Owner, Change<any Sendable>) -> Void = { owner, change in handler(owner, keyPath, change) }
-      parts.append(
-        ObservableTracker(
-          root: self, keyPath: keyPath, options: options, delivery: delivery, owner: owner,
-          handler: bindingOwner(owner) { owner, change in bound(owner, change.erased) }, hopQueue: hopQueue
-        )
-        .start()
-      )
-    }
-    if parts.isEmpty {
-      failPrecondition("observe(_:owner:options:on:_:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return SubscriptionGroup.subscription(for: parts)
+    observingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)")
+      .addHandler(owner: owner, on: delivery) { owner, field in handler(owner, field.keyPath, field.change) }
   }
 }
 

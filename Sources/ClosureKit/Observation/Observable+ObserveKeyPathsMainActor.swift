@@ -10,26 +10,10 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping (_ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
   ) -> Subscription {
-    Self.checkOnMainActor(delivery, function: "observe(_:options:on:_:)")
     let handler = MainActorHandler(handler)
-    var parts: [Subscription] = []
-    for keyPath in repeat each keyPaths {
-      let reported = MainActorHandler<PartialKeyPath<Self>>(keyPath)
-      parts.append(
-        MainActorObservableTracker(
-          root: self, keyPath: keyPath, options: options, delivery: delivery, owner: nil,
-          handler: { change in
-            // Immediate delivery of a main-actor observation, and `.mainActor`, run on the main actor.
-            MainActor.assumeIsolated { handler.value(reported.value, change.erased) }
-          }
-        )
-        .start()
-      )
-    }
-    if parts.isEmpty {
-      failPrecondition("observe(_:options:on:_:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return SubscriptionGroup.subscription(for: parts)
+    // Immediate delivery of a main-actor observation, and `.mainActor`, run on the main actor.
+    return mainActorObservingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:options:on:_:)")
+      .addHandler(on: delivery) { field in MainActor.assumeIsolated { handler.value(field.keyPath, field.change) } }
   }
 
   /// Deprecated: use `observing(_:options:).onMainActor.addHandler(owner:_:)` with several key paths.
@@ -42,25 +26,13 @@ extension Observable where Self: AnyObject & Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping (_ owner: Owner, _ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
   ) -> Subscription {
-    Self.checkOnMainActor(delivery, function: "observe(_:owner:options:on:_:)")
     let handler = MainActorHandler(handler)
-    var parts: [Subscription] = []
-    for keyPath in repeat each keyPaths {
-      let reported = MainActorHandler<PartialKeyPath<Self>>(keyPath)
-      parts.append(
-        MainActorObservableTracker(
-          root: self, keyPath: keyPath, options: options, delivery: delivery, owner: owner,
-          handler: bindingOwner(owner) { owner, change in
-            MainActor.assumeIsolated { handler.value(owner, reported.value, change.erased) }
-          }
-        )
-        .start()
-      )
+    return mainActorObservingKeyPaths(
+      repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)"
+    )
+    .addHandler(owner: owner, on: delivery) { owner, field in
+      MainActor.assumeIsolated { handler.value(owner, field.keyPath, field.change) }
     }
-    if parts.isEmpty {
-      failPrecondition("observe(_:owner:options:on:_:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return SubscriptionGroup.subscription(for: parts)
   }
 
   /// Stops the program unless `delivery` runs handlers on the main actor.

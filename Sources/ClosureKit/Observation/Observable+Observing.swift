@@ -85,7 +85,19 @@ extension Observable where Self: AnyObject & Sendable {
 /// ```
 ///
 /// > Important: Each registration is one continuous observation; see `observe(_:options:on:_:)`.
-public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: HandlerSource {
+public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: FlattenedHandlerSource {
+  /// Each call reports a change of the value.
+  ///
+  /// ```swift
+  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
+  ///   var total = 0
+  /// }
+  /// func show(_ change: KeyPathObserving<Order, Int>.Payload) { print(change.newValue ?? 0) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
+  public typealias Payload = Change<Value>
+
   /// The observed object.
   let root: Root
   /// The value watched.
@@ -93,39 +105,13 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   /// What each registration reports.
   let options: ObservationOptions
 
-  /// Starts one observation for `handler`: the primitive behind `addHandler` and `once`.
-  ///
-  /// ```swift
-  /// @Observable final class Order: @unchecked Sendable {   // written on one queue
-  ///   var total = 0
-  /// }
-  /// let order = Order()
-  /// let token = order.observing(\.total).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that ends the observation; dropping it does not.
-  ///
-  /// > Important: The rules of `observe(_:options:on:_:)`.
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, Change<Value>>
-  ) -> Subscription {
-    let delivery = delivery
-    return handler.registerFlattened(once: once) { owner, handler in
-      ObservableTracker(
-        root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
-      )
-      .start()
-    }
+  /// Starts one observation: the store behind `FlattenedHandlerSource`'s `register`.
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    ObservableTracker(
+      root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,
+      handler: added.handler
+    )
+    .start()
   }
 }
 
@@ -143,12 +129,25 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
 ///
 /// > Important: A registration off the main actor stops the program; see the main-actor
 /// > `observe(_:options:on:_:)` for the rest.
-public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>: HandlerSource,
+public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable, Value: Sendable>:
+  FlattenedHandlerSource,
   @unchecked Sendable
 {
   // @unchecked Sendable: the key path (not Sendable: it names main-actor-isolated properties) is
-  // read only on the main actor: `register` runs inside `MainActor.assumeIsolated`, which stops the
-  // program on any other thread; it is made on the main actor by the `@MainActor` `observing`.
+  // read only on the main actor: `addFlattened` runs inside `MainActor.assumeIsolated`, which stops
+  // the program on any other thread; it is made on the main actor by the `@MainActor` `observing`.
+
+  /// Each call reports a change of the value.
+  ///
+  /// ```swift
+  /// @MainActor @Observable final class Counter {
+  ///   var count = 0
+  /// }
+  /// func show(_ change: MainActorKeyPathObserving<Counter, Int>.Payload) { print(change.newValue ?? 0) }
+  /// ```
+  ///
+  /// > Important: A value: the handler may keep it or hand it to another thread.
+  public typealias Payload = Change<Value>
 
   /// The observed object.
   let root: Root
@@ -157,43 +156,15 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
   /// What each registration reports.
   let options: ObservationOptions
 
-  /// Starts one observation for `handler`, on the main actor: the primitive behind
-  /// `addHandler` and `once`.
-  ///
-  /// ```swift
-  /// @MainActor @Observable final class Counter {
-  ///   var count = 0
-  /// }
-  /// @MainActor func bind(_ counter: Counter) {
-  ///   let token = counter.observing(\.count).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
-  /// }
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that ends the observation; dropping it does not.
-  ///
-  /// > Important: Call it on the main actor; the rules of the main-actor `observe(_:options:on:_:)`.
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, Change<Value>>
-  ) -> Subscription {
-    let delivery = delivery
-    let handler = handler
-    return MainActor.assumeIsolated {
-      handler.registerFlattened(once: once) { owner, handler in
-        MainActorObservableTracker(
-          root: root, keyPath: keyPath, options: options, delivery: delivery, owner: owner, handler: handler
-        )
-        .start()
-      }
+  /// Starts one observation on the main actor (stopping the program on any other thread): the
+  /// store behind `FlattenedHandlerSource`'s `register`.
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    MainActor.assumeIsolated {
+      MainActorObservableTracker(
+        root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,
+        handler: added.handler
+      )
+      .start()
     }
   }
 }

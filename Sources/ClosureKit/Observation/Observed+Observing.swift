@@ -19,7 +19,6 @@ extension Observed {
   /// > (the initial callback runs or is enqueued before the registration returns; each observer
   /// > sees the changes in write order). A `once` handler runs for the first callback only, prior
   /// > or initial included, then ends.
-  @inlinable
   public func observing(_ options: ObservationOptions = [.new]) -> Observing {
     Observing(box: self, options: options)
   }
@@ -35,50 +34,26 @@ extension Observed {
   ///
   /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and of
   /// > ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
-  public struct Observing: HandlerSource {
-    /// The observed box.
-    @usableFromInline let box: Observed
-    /// What each registration reports.
-    @usableFromInline let options: ObservationOptions
-
-    @inlinable
-    init(box: Observed, options: ObservationOptions) {
-      self.box = box
-      self.options = options
-    }
-
-    /// Registers `handler` as an observer of the box: the primitive behind
-    /// `addHandler` and `once`.
+  public struct Observing: FlattenedHandlerSource {
+    /// Each call reports a change of the box's value.
     ///
     /// ```swift
-    /// let count = Observed(0)
-    /// let token = count.observing().register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
+    /// func show(_ change: Observed<Int>.Observing.Payload) { print(change.newValue ?? 0) }
     /// ```
     ///
-    /// - Parameters:
-    ///   - once: Whether the handler ends after its first call.
-    ///   - delivery: Where the handler runs.
-    ///   - file: The `#fileID` of the registration.
-    ///   - line: The `#line` of the registration.
-    ///   - handler: The closure, with its owner if it has one.
-    /// - Returns: A token that ends the observation; dropping it does not.
-    ///
-    /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
+    /// > Important: A value: the handler may keep it or hand it to another thread.
+    public typealias Payload = Change<Value>
+
+    /// The observed box.
+    let box: Observed
+    /// What each registration reports.
+    let options: ObservationOptions
+
+    /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
     ///
     /// - Complexity: O(n) in the number of observers.
-    public func register<Owner: AnyObject & Sendable>(
-      once: Bool,
-      on delivery: consuming Delivery,
-      file: StaticString,
-      line: UInt,
-      _ handler: consuming SourceHandler<Owner, Change<Value>>
-    ) -> Subscription {
-      let options = options
-      let storage = box.storage
-      let delivery = delivery
-      return handler.registerFlattened(once: once) { owner, handler in
-        storage.add(options: options, delivery: delivery, owner: owner, handler: handler)
-      }
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+      box.storage.add(options: options, delivery: added.delivery, owner: added.owner, handler: added.handler)
     }
   }
 }

@@ -80,7 +80,17 @@ extension Observed {
   ///
   /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and
   /// > of ``Observed/observing(_:options:)``.
-  public struct FieldsObserving: HandlerSource {
+  public struct FieldsObserving: FlattenedHandlerSource {
+    /// Each call reports which field changed, and how.
+    ///
+    /// ```swift
+    /// struct Size: Sendable { var width = 0; var height = 0 }
+    /// func show(_ field: Observed<Size>.FieldsObserving.Payload) { print(field.keyPath) }
+    /// ```
+    ///
+    /// > Important: A value: the handler may keep it or hand it to another thread.
+    public typealias Payload = FieldChange<Value>
+
     /// The observed box.
     let box: Observed
     /// What the box registration asks for.
@@ -88,42 +98,16 @@ extension Observed {
     /// Turns one change of the box into the changes of the fields.
     let report: @Sendable (Change<Value>, (PartialKeyPath<Value>, Change<any Sendable>) -> Void) -> Void
 
-    /// Registers `handler` as one observer of the box: the primitive behind `addHandler` and
-    /// `once`.
-    ///
-    /// ```swift
-    /// struct Size: Sendable { var width = 0; var height = 0 }
-    /// let size = Observed(Size())
-    /// let token = size.observing(\.width, \.height).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, FieldChange<Size>>.plain { print($0.keyPath) })
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - once: Whether the handler ends after its first call.
-    ///   - delivery: Where the handler runs.
-    ///   - file: The `#fileID` of the registration.
-    ///   - line: The `#line` of the registration.
-    ///   - handler: The closure, with its owner if it has one.
-    /// - Returns: A token that ends the registration; dropping it does not.
-    ///
-    /// > Important: The rules of ``Observed/observing(_:options:)``.
-    public func register<Owner: AnyObject & Sendable>(
-      once: Bool,
-      on delivery: consuming Delivery,
-      file: StaticString,
-      line: UInt,
-      _ handler: consuming SourceHandler<Owner, FieldChange<Value>>
-    ) -> Subscription {
-      let options = options
-      let storage = box.storage
+    /// Adds one observer of the box that reports the fields' changes: the store behind
+    /// `FlattenedHandlerSource`'s `register`.
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
       let report = report
-      let delivery = delivery
-      return handler.registerFlattened(once: once) { owner, handler in
-        storage.add(
-          options: options, delivery: delivery, owner: owner,
-          handler: { change in
-            report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
-          })
-      }
+      let handler = added.handler
+      return box.storage.add(
+        options: options, delivery: added.delivery, owner: added.owner,
+        handler: { change in
+          report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
+        })
     }
   }
 }
@@ -161,14 +145,7 @@ extension Observable where Self: AnyObject & Sendable {
     _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,
     options: ObservationOptions = [.new]
   ) -> KeyPathsObserving<Self> {
-    var starts: [KeyPathsObserving<Self>.Start] = []
-    for keyPath in repeat each keyPaths {
-      starts.append(Self.start(keyPath, options: options))
-    }
-    if starts.isEmpty {
-      failPrecondition("observing(_:options:): the argument `keyPaths` is empty; pass at least one key path")
-    }
-    return KeyPathsObserving(root: self, starts: starts)
+    observingKeyPaths(repeat each keyPaths, options: options, function: "observing(_:options:)")
   }
 
   /// Several key paths of a `@MainActor` `@Observable` object as a ``HandlerSource``; call it,
@@ -203,14 +180,45 @@ extension Observable where Self: AnyObject & Sendable {
     _ keyPaths: repeat KeyPath<Self, each Value>,
     options: ObservationOptions = [.new]
   ) -> MainActorKeyPathsObserving<Self> {
+    mainActorObservingKeyPaths(repeat each keyPaths, options: options, function: "observing(_:options:)")
+  }
+
+  /// The source of `observing(_:options:)` with several key paths; its preconditions name
+  /// `function`, the method the user called (the deprecated `observe` forms build it too).
+  func observingKeyPaths<each Value: Sendable>(
+    _ keyPaths: repeat any KeyPath<Self, each Value> & Sendable,
+    options: ObservationOptions,
+    function: StaticString
+  ) -> KeyPathsObserving<Self> {
+    var starts: [KeyPathsObserving<Self>.Start] = []
+    for keyPath in repeat each keyPaths {
+      starts.append(Self.start(keyPath, options: options))
+    }
+    return KeyPathsObserving(root: self, starts: Self.nonEmpty(starts, function: function))
+  }
+
+  /// The source of the main-actor `observing(_:options:)` with several key paths; its
+  /// preconditions name `function`, the method the user called.
+  @MainActor
+  func mainActorObservingKeyPaths<each Value: Sendable>(
+    _ keyPaths: repeat KeyPath<Self, each Value>,
+    options: ObservationOptions,
+    function: StaticString
+  ) -> MainActorKeyPathsObserving<Self> {
     var starts: [MainActorKeyPathsObserving<Self>.Start] = []
     for keyPath in repeat each keyPaths {
       starts.append(Self.mainActorStart(keyPath, options: options))
     }
+    return MainActorKeyPathsObserving(
+      root: self, starts: Self.nonEmpty(starts, function: function), function: function)
+  }
+
+  /// `starts`, or the end of the program, naming `function`, when no key path was given.
+  private static func nonEmpty<Start>(_ starts: [Start], function: StaticString) -> [Start] {
     if starts.isEmpty {
-      failPrecondition("observing(_:options:): the argument `keyPaths` is empty; pass at least one key path")
+      failPrecondition("\(function): the argument `keyPaths` is empty; pass at least one key path")
     }
-    return MainActorKeyPathsObserving(root: self, starts: starts)
+    return starts
   }
 
   /// What starts the observation of one key path for a registration of `observing(_:options:)`.

@@ -38,10 +38,19 @@ extension NotificationCenter {
 ///
 /// > Important: Each registration is one block observer of the center, removed when its token is
 /// > cancelled, its owner is found deallocated, or (`once`) it has run.
-public struct NotificationSource: HandlerSource, @unchecked Sendable {
+public struct NotificationSource: FlattenedHandlerSource, @unchecked Sendable {
   // @unchecked Sendable: `object` (`Any?`, as in Foundation's `addObserver(forName:object:queue:using:)`)
   // is never read or written here: it is only handed to the center, as the sender to match, which
   // Foundation does from any thread. The center and the name are Sendable.
+
+  /// Each call hands over the posted notification.
+  ///
+  /// ```swift
+  /// func show(_ note: NotificationSource.Payload) { print(note.name.rawValue) }
+  /// ```
+  ///
+  /// > Important: The notification as posted, handed to the handler where its delivery runs it.
+  public typealias Payload = Notification
 
   /// The center the observers are added to.
   let center: NotificationCenter
@@ -50,41 +59,10 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   /// The sender to match, or `nil` for any.
   let object: Any?
 
-  /// Adds one block observer for `handler`: the primitive behind `addHandler` and `once`.
-  ///
-  /// ```swift
-  /// let saves = NotificationCenter.default.observing(.documentSaved)
-  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Notification>.plain { print($0.name.rawValue) })
-  /// ```
-  ///
-  /// - Parameters:
-  ///   - once: Whether the handler ends after its first call.
-  ///   - delivery: Where the handler runs.
-  ///   - file: The `#fileID` of the registration.
-  ///   - line: The `#line` of the registration.
-  ///   - handler: The closure, with its owner if it has one.
-  /// - Returns: A token that removes the observer; dropping it does not.
-  ///
-  /// > Important: The rules of `NotificationCenter.observing(_:object:)`.
-  public func register<Owner: AnyObject & Sendable>(
-    once: Bool,
-    on delivery: consuming Delivery,
-    file: StaticString,
-    line: UInt,
-    _ handler: consuming SourceHandler<Owner, Notification>
-  ) -> Subscription {
-    let delivery = delivery
-    return handler.registerFlattened(once: once) { owner, handler in
-      addObserver(delivery: delivery, owner: owner, handler)
-    }
-  }
-
-  /// Adds the block observer; it ends itself at the first post that finds `owner` deallocated.
-  private func addObserver(
-    delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
-    _ handler: @escaping @Sendable (Notification) -> Void
-  ) -> Subscription {
+  /// Adds the block observer, the store behind `FlattenedHandlerSource`'s `register`; it ends
+  /// itself at the first post that finds `owner` deallocated.
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    let (delivery, owner, handler) = (added.delivery, added.owner, added.handler)
     let observation = NotificationObservation(center: center)
     let isOwnerBound = owner != nil
     weak let weakOwner = owner

@@ -1,7 +1,7 @@
 // Negative control for Scripts/typecheck-apple.sh: Glibc's spelling of a thread handle in a Darwin
 // branch. On Darwin `pthread_t` is a non-optional pointer (libpthread: `typedef struct
 // _opaque_pthread_t *pthread_t`) with no zero-argument initialiser; `pthread_create` fills a
-// `pthread_t?`. ClosureKit's Platform/Locked.swift had exactly this line before issue 13.
+// `pthread_t?`. ClosureKit's Platform/Locked.swift (now PThreads.swift) had exactly this line before issue 13.
 // expected-error: missing argument for parameter #1 in call
 #if canImport(Darwin)
   import Darwin

@@ -166,6 +166,33 @@ extension ObservedStorage {
 
   // MARK: Notifying
 
+  /// For a write delivered at once, before the mutex is released: whether an observer wants the
+  /// prior callback; if one does, reads show `old` (as shown by write `sequence`) while the prior
+  /// callbacks run. Called with the mutex held.
+  @inlinable @inline(__always)
+  func showPriorLocked(_ old: Value, _ sequence: Int) -> Bool {
+    guard registry.priorCount > 0 else { return false }
+    lock.value.shownValue = old
+    lock.value.shownBy = sequence
+    return true
+  }
+
+  /// Delivers a write at once, after the mutex is released: the prior callbacks if `hasPrior`
+  /// (then no longer showing `old`, unless a later write already replaced it), then the post
+  /// callbacks.
+  @inlinable @inline(__always)
+  func notifyNow(
+    _ observers: UnsafeBufferPointer<ObserverEntry>, old: Value, new: Value, hasPrior: Bool, sequence: Int
+  ) {
+    if hasPrior {
+      notifyPrior(observers, old: old)
+      lock.withLock { state in
+        if state.shownBy == sequence { state.shownValue = nil }
+      }
+    }
+    notifyPost(observers, old: old, new: new)
+  }
+
   @inlinable
   func notifyPrior(_ observers: UnsafeBufferPointer<ObserverEntry>, old: Value) {
     forEachObserver(in: observers) { observer, handler in

@@ -133,21 +133,11 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
       // `willChangeObserversLocked()`). The first write after a change makes the list.
       deliveringThread.store(me, ordering: .relaxed)
       let list = Unmanaged.passUnretained(registry.currentList())
-      let hasPrior = registry.priorCount > 0
-      if hasPrior {
-        lock.value.shownValue = old
-        lock.value.shownBy = sequence
-      }
+      let hasPrior = showPriorLocked(old, sequence)
       lock.unlock()
       list._withUnsafeGuaranteedRef { list in
         list.observers.withUnsafeBufferPointer { observers in
-          if hasPrior {
-            notifyPrior(observers, old: old)
-            lock.withLock { state in
-              if state.shownBy == sequence { state.shownValue = nil }
-            }
-          }
-          notifyPost(observers, old: old, new: newValue)
+          notifyNow(observers, old: old, new: newValue, hasPrior: hasPrior, sequence: sequence)
         }
       }
       leave(me)
@@ -157,20 +147,10 @@ final class ObservedStorage<Value: Sendable>: SubscriptionSource, @unchecked Sen
     if deliverer & ~3 == me && !lock.value.hasPending {
       // A handler's write with nothing queued: delivered at once, depth-first; the prior
       // callbacks still read the old value.
-      let hasPrior = registry.priorCount > 0
-      if hasPrior {
-        lock.value.shownValue = old
-        lock.value.shownBy = sequence
-      }
+      let hasPrior = showPriorLocked(old, sequence)
       lock.unlock()
       observers.withUnsafeBufferPointer { observers in
-        if hasPrior {
-          notifyPrior(observers, old: old)
-          lock.withLock { state in
-            if state.shownBy == sequence { state.shownValue = nil }
-          }
-        }
-        notifyPost(observers, old: old, new: newValue)
+        notifyNow(observers, old: old, new: newValue, hasPrior: hasPrior, sequence: sequence)
       }
       return
     }

@@ -1,3 +1,9 @@
+// The pthread seam of ClosureKit, in one file so that a reader sees it at once: the lock of every
+// module (`Locked`), the lock with a condition (`GateLock`), starting threads, and a thread's
+// identity (`ThreadIdentity`). Apple branches first; each is type-checked against Apple's SDK.
+
+internal import Synchronization
+
 #if canImport(Darwin)
   public import Darwin
 #elseif canImport(Glibc)
@@ -164,4 +170,135 @@ func startDetachedThread(_ body: @escaping () -> Void) {
 final class ThreadBody {
   let run: () -> Void
   init(_ run: @escaping () -> Void) { self.run = run }
+}
+
+// MARK: - GateLock
+
+/// A `pthread` mutex with a condition variable, protecting `value`; the condition lets a writer of
+/// an ``Observed`` wait while another thread runs a `modify` body (never while handlers run).
+///
+/// `@unchecked Sendable`: `value` is read and written only between `lock()` and `unlock()`.
+@usableFromInline
+final class GateLock<Value>: @unchecked Sendable {
+  // The mutex and the condition come first, so that their offsets do not depend on `Value`: code
+  // not specialised for it (an ``Observed``'s cancellation, through `SubscriptionSource`) locks
+  // without looking up the type's metadata.
+
+  /// The mutex, in stable heap memory as pthreads requires.
+  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+  /// Signalled when the gate is released.
+  @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+  /// The protected value; exclusivity is unchecked because the mutex already serialises access.
+  @usableFromInline @exclusivity(unchecked) var value: Value
+
+  @usableFromInline
+  init(_ value: Value) {
+    self.value = value
+    mutex = UnsafeMutablePointer.allocate(capacity: 1)
+    mutex.initialize(to: pthread_mutex_t())
+    condition = UnsafeMutablePointer.allocate(capacity: 1)
+    condition.initialize(to: pthread_cond_t())
+    let mutexResult = pthread_mutex_init(mutex, nil)
+    if mutexResult != 0 { failPrecondition("pthread_mutex_init failed: \(mutexResult)") }
+    let conditionResult = pthread_cond_init(condition, nil)
+    if conditionResult != 0 { failPrecondition("pthread_cond_init failed: \(conditionResult)") }
+  }
+
+  deinit {
+    pthread_cond_destroy(condition)
+    condition.deinitialize(count: 1)
+    condition.deallocate()
+    pthread_mutex_destroy(mutex)
+    mutex.deinitialize(count: 1)
+    mutex.deallocate()
+  }
+
+  @inlinable func lock() { pthread_mutex_lock(mutex) }
+  @inlinable func unlock() { pthread_mutex_unlock(mutex) }
+  /// Releases the mutex until the condition is signalled, then takes it again. Only while locked.
+  @usableFromInline func wait() { pthread_cond_wait(condition, mutex) }
+  /// Wakes every waiter. Only while locked.
+  @usableFromInline func broadcast() { pthread_cond_broadcast(condition) }
+
+  /// Runs `body` with exclusive access to the value.
+  @inlinable
+  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    pthread_mutex_lock(mutex)
+    defer { pthread_mutex_unlock(mutex) }
+    return try body(&value)
+  }
+}
+
+// MARK: - Thread identity
+
+// A thread's identity is a token that is never reused. `pthread_self()` is not one: it is the
+// address of the thread's control block, which the C library hands to the next thread it starts
+// once the thread has been joined or has ended detached, so a new thread could pass for an old one
+// that some state still names (a delivering thread, the writer of a change).
+//
+// The token comes from a global counter, the first time a thread asks, and is kept in the thread's
+// own slot of a `pthread_key_t` (created once, never deleted; there is no destructor, since the
+// slot holds an integer, not memory). On both Darwin and Glibc, `pthread_getspecific` reads the
+// slot without a lock or a system call.
+
+/// The key of every thread's token slot: created by the first thread that asks for a token.
+@usableFromInline let threadTokenKey: pthread_key_t = makeThreadTokenKey()
+
+/// The number of tokens handed out so far.
+private let threadTokenCount = Atomic<Int>(0)
+
+/// Creates ``threadTokenKey``.
+private func makeThreadTokenKey() -> pthread_key_t {
+  #if canImport(Darwin)
+    var key: pthread_key_t = 0
+  #else
+    var key = pthread_key_t()
+  #endif
+  let result = pthread_key_create(&key, nil)
+  if result != 0 { failPrecondition("pthread_key_create failed: \(result)") }
+  return key
+}
+
+/// The calling thread's token: a positive integer that no other thread of the process has had or
+/// will have, and a multiple of 4, so bits 0 and 1 are free for flags (``ObservedStorage`` keeps
+/// the delivering thread's token and two flags in one atomic word).
+///
+/// Not callable from an `async` function on Apple platforms (`pthread_getspecific` is unavailable
+/// from async code there): a task may change threads at any suspension, so a task has no thread
+/// identity to ask for. Synchronous code called from a task may ask: it runs on one thread.
+@inlinable
+var currentThreadID: Int {
+  if let stored = pthread_getspecific(threadTokenKey) {
+    return Int(bitPattern: stored)
+  }
+  return makeThreadToken()
+}
+
+/// Hands the calling thread its token, which it has not got yet, and stores it in its slot.
+@usableFromInline
+func makeThreadToken() -> Int {
+  let count = threadTokenCount.add(1, ordering: .relaxed).newValue
+  // Stop rather than reuse a token (2^61 threads on a 64-bit platform; 2^29 on a 32-bit one).
+  if count > Int.max >> 2 { failPrecondition("more threads than ClosureKit can tell apart") }
+  let token = count << 2
+  let result = pthread_setspecific(threadTokenKey, UnsafeRawPointer(bitPattern: token))
+  if result != 0 { failPrecondition("pthread_setspecific failed: \(result)") }
+  return token
+}
+
+/// The identity of a thread: its token (``currentThreadID``), which no later thread reuses.
+@usableFromInline
+struct ThreadIdentity: Equatable, Sendable {
+  /// The thread's token.
+  @usableFromInline let token: Int
+
+  @inlinable
+  init(token: Int) {
+    self.token = token
+  }
+
+  /// The calling thread.
+  @inlinable static var current: ThreadIdentity {
+    ThreadIdentity(token: currentThreadID)
+  }
 }
