@@ -196,8 +196,16 @@ private func descriptorsLeftByRunLoopTimerThreads(_ threads: Int, ending: TimerE
 /// (so that no other test opens or closes descriptors meanwhile) and returns its result; `nil` if
 /// the child failed.
 private func descriptorsLeftInAChildProcess(ending: TimerEnding) async -> Int? {
-  let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) { [ending] in
+  let result = await #expect(processExitsWith: .success, observing: [\.standardOutputContent, \.standardErrorContent]) {
+    [ending] in
     print("descriptors left:", await descriptorsLeftByRunLoopTimerThreads(16, ending: ending))
+  }
+  // Once in 20 full ThreadSanitizer runs under load (2026-12-03) the child exited with 66,
+  // ThreadSanitizer's exit code for a report, which went unseen: a failure now shows the child's
+  // standard error.
+  if let result, result.exitStatus != .exitCode(0) {
+    Issue.record(
+      "the child's standard error: \(String(decoding: result.standardErrorContent.suffix(8_000), as: UTF8.self))")
   }
   let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
   guard let line = output.split(separator: "\n").last(where: { $0.hasPrefix("descriptors left:") }) else { return nil }
