@@ -10,12 +10,14 @@
 /// }
 /// ```
 ///
-/// Every overload of ``Event``, ``ControlActions``, ``Observed`` and the NotificationCenter adapter
-/// that takes it is deprecated; the type itself will be deprecated with the last overloads that take
-/// it (timers and the UIKit layer), and removed one release later.
+/// Deprecated, with every overload that takes it (``Event``, ``ControlActions``, ``Observed``, the
+/// NotificationCenter adapter, the timers and the UIKit layer); all are removed in the next major
+/// release. Those overloads were chosen by writing `@MainActor` in the closure, so the meaning of
+/// `on: .mainActor` depended on the closure's annotation; the main-actor view has one meaning.
 ///
 /// > Important: Delivery is the same as ``Delivery/mainActor``: asynchronous on the main actor, in
 /// > send order, and never started after the token is cancelled.
+@available(*, deprecated, message: "use source.onMainActor.addHandler { ... } (or ClosureTimer.onMainActor)")
 public struct MainActorDelivery: Sendable {
   /// Runs the `@MainActor` handler on the main actor, asynchronously.
   ///
