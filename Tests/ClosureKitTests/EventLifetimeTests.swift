@@ -4,11 +4,9 @@ import Testing
 
 /// The lifetime rule of DESIGN.md, one test per way a handler ends.
 @Suite struct EventLifetimeTests {
-  // A new suite value, so a new event and counter, for each test.
-  let event = Event<Int>()
-  let count = Counter()
-
   @Test func droppingTheTokenDoesNotEndTheHandler() {
+    let event = Event<Int>()
+    let count = Counter()
     event.addHandler { _ in count.increment() }
     event.send(1)
     event.send(2)
@@ -17,6 +15,8 @@ import Testing
   }
 
   @Test func cancelEndsTheHandlerAndReleasesItsCapturesAtOnce() {
+    let event = Event<Int>()
+    let count = Counter()
     let witness = CaptureWitness()
     let subscription = event.addHandler(witness.capturing { _ in count.increment() })
     event.send(1)
@@ -30,6 +30,7 @@ import Testing
   }
 
   @Test func cancelIsIdempotent() {
+    let event = Event<Int>()
     let first = event.addHandler { _ in }
     let second = event.addHandler { _ in }
     first.cancel()
@@ -39,6 +40,8 @@ import Testing
   }
 
   @Test func ownerDeallocationEndsTheHandlerAndReleasesCapturesByTheNextSend() {
+    let event = Event<Int>()
+    let count = Counter()
     let witness = CaptureWitness()
     var owner: Tracked? = Tracked("owner")
     let subscription = event.addHandler(owner: owner!, witness.capturing { _, _ in count.increment() })
@@ -55,6 +58,7 @@ import Testing
   /// only when the one owner-bound handler is the one it adds, whose owner its caller holds.
   @Test(arguments: [false, true])
   func ownerDeallocationReleasesCapturesByTheNextRegistration(nextIsOwnerBound: Bool) {
+    let event = Event<Int>()
     let witness = CaptureWitness()
     var owner: Tracked? = Tracked("owner")
     event.addHandler(owner: owner!, witness.capturing { _, _ in })
@@ -71,6 +75,7 @@ import Testing
   }
 
   @Test func cancellingAnOwnerBoundHandlerReleasesItsCapturesAtOnce() {
+    let event = Event<Int>()
     let owner = Tracked("owner")
     let witness = CaptureWitness()
     let subscription = event.addHandler(owner: owner, witness.capturing { _, _ in })
@@ -80,6 +85,8 @@ import Testing
   }
 
   @Test func manyOwnerBoundHandlersWithDeadOwnersAreAllReleased() {
+    let event = Event<Int>()
+    let count = Counter()
     var owners: [Tracked] = (0..<500).map { Tracked("owner \($0)") }
     for owner in owners {
       event.addHandler(owner: owner) { _, _ in count.increment() }
@@ -93,6 +100,7 @@ import Testing
   }
 
   @Test func ownerIsPassedBackToTheHandler() {
+    let event = Event<Int>()
     let owner = Tracked("the owner")
     let names = Recorder<String>()
     event.addHandler(owner: owner) { owner, value in names.append("\(owner.name) \(value)") }
@@ -101,6 +109,7 @@ import Testing
   }
 
   @Test func onceRunsExactlyOnceThenReleasesItsCaptures() {
+    let event = Event<Int>()
     let values = Recorder<Int>()
     let witness = CaptureWitness()
     let subscription = event.once(witness.capturing { value in values.append(value) })
@@ -114,6 +123,8 @@ import Testing
   }
 
   @Test func onceWithOwnerDoesNotRunAfterTheOwnerIsGone() {
+    let event = Event<Int>()
+    let count = Counter()
     var owner: Tracked? = Tracked()
     event.once(owner: owner!) { _, _ in count.increment() }
     owner = nil
@@ -122,6 +133,8 @@ import Testing
   }
 
   @Test func onceWithOwnerRunsOnceWhileTheOwnerLives() {
+    let event = Event<Int>()
+    let count = Counter()
     let owner = Tracked()
     event.once(owner: owner) { _, _ in count.increment() }
     event.send(1)
@@ -130,6 +143,8 @@ import Testing
   }
 
   @Test func bagCancelAllEndsItsHandlersAndReleasesCaptures() {
+    let event = Event<Int>()
+    let count = Counter()
     let bag = SubscriptionBag()
     let witness = CaptureWitness()
     event.addHandler(witness.capturing { _ in count.increment() }).store(in: bag)
@@ -144,6 +159,8 @@ import Testing
   }
 
   @Test func bagDeinitEndsItsHandlers() {
+    let event = Event<Int>()
+    let count = Counter()
     let witness = CaptureWitness()
     do {
       let bag = SubscriptionBag()
@@ -195,6 +212,7 @@ import Testing
   }
 
   @Test func subscriptionsAreHashableByIdentity() {
+    let event = Event<Int>()
     let first = event.addHandler { _ in }
     let second = event.addHandler { _ in }
     let set: Set<Subscription> = [first, second, first]
