@@ -1,6 +1,7 @@
 #if canImport(UIKit)
   public import ClosureKit
   public import Foundation
+  import Synchronization
 
   extension NSObjectProtocol where Self: NSObject {
     /// A key-value-observable property with `options`, as a ``ClosureKit/HandlerSource``:
@@ -78,11 +79,36 @@
       // The changes go through an Event, which gives the delivery, the owner and `once`.
       let changes = ClosureKit.Event<Change<Value>>()
       let delivered = changes.register(once: once, on: delivery, file: file, line: line, handler)
-      let observed = root.observe(keyPath, options: options) { change in changes.send(change) }
+      // When the handler has ended with a change (a `once` handler ran, or its owner is gone),
+      // the KVO observation ends too instead of staying attached until the token is cancelled.
+      // Held weakly: the observation's closure must not keep its own token (a cycle through the
+      // object's associated observation); the returned token holds it.
+      let observation = WeakTokenSlot()
+      let observed = root.observe(keyPath, options: options) { change in
+        changes.send(change)
+        if changes.handlerCount == 0 { observation.token?.cancel() }
+      }
+      observation.token = observed
+      // An `.initial` change is sent inside `observe`, before the observation is stored above.
+      if changes.handlerCount == 0 { observed.cancel() }
       return Subscription {
         delivered.cancel()
         observed.cancel()
       }
+    }
+  }
+
+  /// A token held weakly, for the closure of the observation it ends; any thread.
+  final class WeakTokenSlot: Sendable {
+    private struct Reference {
+      weak var token: Subscription?
+    }
+
+    private let slot = Mutex(Reference())
+
+    var token: Subscription? {
+      get { slot.withLock { $0.token } }
+      set { slot.withLock { $0.token = newValue } }
     }
   }
 #endif
