@@ -598,39 +598,34 @@ extension ObservedTests {
     #expect(box.observerCount == 102)
   }
 
-  /// The mechanism behind the test above, checked directly (in a debug build the delivering
-  /// thread's copy of the array keeps it alive, so a list freed too early would go unnoticed
-  /// there): a change during a write moves the list that the write reads into `retired`, once per
-  /// write, and it is released when the write returns; a change with no write running drops the
-  /// list at once.
-  @Test func aListTheDeliveringThreadReadsIsKeptUntilItLeaves() {
+  /// The mechanism behind the test above, checked directly: a write delivers to the snapshot of
+  /// the registry it took under the lock, so observers added by a handler during the write wait
+  /// for the next one, and an observer cancelled during it is skipped (its node has ended); the
+  /// box's state keeps its invariants through it all.
+  @Test func aWriteDeliversToTheObserversRegisteredBeforeItAndSkipsThoseCancelledMeanwhile() {
     let box = Observed(0)
-    let registry = box.storage.registry
-    final class WeakList: @unchecked Sendable {
-      // @unchecked Sendable: used by one thread.
-      weak var list: ObserverList?
-    }
-    let read = WeakList()
-    let inside = Recorder<Int>()
-    let adder = box.observe { _ in
-      guard inside.values.isEmpty else { return }
-      read.list = registry.list
-      box.observe { _ in }
-      box.observe { _ in }
-      inside.append(registry.retired.count)
-      inside.append(registry.list == nil ? 0 : 1)
-      inside.append(read.list == nil ? 0 : 1)
+    let calls = Recorder<String>()
+    let later = Slot<Subscription>()
+    let added = Slot<[Subscription]>()
+    let adder = box.observe { change in
+      calls.append("adder \(change.newValue!)")
+      guard change.newValue == 1 else { return }
+      later.value?.cancel()
+      added.value = [
+        box.observe { calls.append("added \($0.newValue!)") },
+        box.observe { calls.append("added \($0.newValue!)") },
+      ]
+      #expect(box.storage.verifyObservedInvariants())
     }
     defer { adder.cancel() }
+    later.value = box.observe { calls.append("cancelled \($0.newValue!)") }
     box.value = 1
-    #expect(inside.values == [1, 0, 1])
-    #expect(registry.retired.isEmpty)
-    #expect(read.list == nil)
-    box.value = 2  // makes a list again
-    #expect(registry.list != nil)
-    box.observe { _ in }
-    #expect(registry.list == nil)
-    #expect(registry.retired.isEmpty)
+    #expect(calls.values == ["adder 1"])
+    box.value = 2
+    #expect(calls.values == ["adder 1", "adder 2", "added 2", "added 2"])
+    #expect(box.observerCount == 3)
+    #expect(box.storage.verifyObservedInvariants())
+    for token in added.value ?? [] { token.cancel() }
   }
 
   /// Drops, from two threads at once, a token and what ends its observer (the box, the owner, or a

@@ -95,17 +95,15 @@ package struct Locked<Value>: @unchecked Sendable {
   }
 }
 
-#if !canImport(Darwin)
-  /// Stops the program when a `pthread_mutex_*` call fails: `EDEADLK` is a re-lock by the holding
-  /// thread (caught in debug builds, where the mutex is error-checking), `EPERM` an unlock by
-  /// another thread. Out of line, so the lock's fast path stays small.
-  @usableFromInline @inline(never)
-  func lockFailed(_ call: StaticString, _ result: Int32) -> Never {
-    failPrecondition(
-      "\(call) failed with \(result)"
-        + (result == EDEADLK ? " (EDEADLK: a ClosureKit lock taken again by the thread holding it)" : ""))
-  }
-#endif
+/// Stops the program when a `pthread_*` call of a lock fails: `EDEADLK` is a re-lock by the holding
+/// thread (caught in debug builds, where the mutex is error-checking), `EPERM` an unlock by
+/// another thread. Out of line, so the lock's fast path stays small.
+@usableFromInline @inline(never)
+func lockFailed(_ call: StaticString, _ result: Int32) -> Never {
+  failPrecondition(
+    "\(call) failed with \(result)"
+      + (result == EDEADLK ? " (EDEADLK: a ClosureKit lock taken again by the thread holding it)" : ""))
+}
 
 /// The heap object of a ``Locked``: the value as the header, the lock as the one element. Not
 /// `Sendable` (no `ManagedBuffer` is): it is shared between threads only inside a ``Locked``.
@@ -174,20 +172,26 @@ final class ThreadBody {
 
 // MARK: - GateLock
 
-/// A `pthread` mutex with a condition variable, protecting `value`; the condition lets a writer of
-/// an ``Observed`` wait while another thread runs a `modify` body (never while handlers run).
+/// A `pthread` mutex with a condition variable, protecting a value: the lock of an ``Observed``,
+/// whose writers wait while another thread runs a `modify` body (never while handlers run).
 ///
-/// `@unchecked Sendable`: `value` is read and written only between `lock()` and `unlock()`.
+/// Used only through ``withLock(waitingWhile:_:)``: the body runs once the predicate is false,
+/// and the lock wakes its waiters after any body while some wait (each checks its predicate
+/// again), so no caller signals by hand and none can forget to. As ``Locked``, every `pthread_*`
+/// result is checked and, in debug builds, the mutex is error-checking: a re-lock traps.
+///
+/// `@unchecked Sendable`: `value` is read and written only inside `withLock`, under the mutex;
+/// `waiters` likewise.
 @usableFromInline
 final class GateLock<Value>: @unchecked Sendable {
-  // The mutex and the condition come first, so that their offsets do not depend on `Value`: code
-  // not specialised for it (an ``Observed``'s cancellation, through `SubscriptionSource`) locks
-  // without looking up the type's metadata.
+  // The mutex and the condition come first, so that their offsets do not depend on `Value`.
 
-  /// The mutex, in stable heap memory as pthreads requires.
+  /// The mutex, in stable heap memory (allocated once, freed by deinit) as pthreads requires.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  /// Signalled when the gate is released.
+  /// Signalled after a body runs while some thread waits.
   @usableFromInline let condition: UnsafeMutablePointer<pthread_cond_t>
+  /// How many threads wait on ``condition``. Guarded by the mutex.
+  @usableFromInline @exclusivity(unchecked) var waiters = 0
   /// The protected value; exclusivity is unchecked because the mutex already serialises access.
   @usableFromInline @exclusivity(unchecked) var value: Value
 
@@ -198,7 +202,13 @@ final class GateLock<Value>: @unchecked Sendable {
     mutex.initialize(to: pthread_mutex_t())
     condition = UnsafeMutablePointer.allocate(capacity: 1)
     condition.initialize(to: pthread_cond_t())
-    let mutexResult = pthread_mutex_init(mutex, nil)
+    var attributes = pthread_mutexattr_t()
+    pthread_mutexattr_init(&attributes)
+    defer { pthread_mutexattr_destroy(&attributes) }
+    #if DEBUG
+      pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+    #endif
+    let mutexResult = pthread_mutex_init(mutex, &attributes)
     if mutexResult != 0 { failPrecondition("pthread_mutex_init failed: \(mutexResult)") }
     let conditionResult = pthread_cond_init(condition, nil)
     if conditionResult != 0 { failPrecondition("pthread_cond_init failed: \(conditionResult)") }
@@ -213,20 +223,31 @@ final class GateLock<Value>: @unchecked Sendable {
     mutex.deallocate()
   }
 
-  @inlinable func lock() { pthread_mutex_lock(mutex) }
-  @inlinable func unlock() { pthread_mutex_unlock(mutex) }
-  /// Releases the mutex until the condition is signalled, then takes it again. Only while locked.
-  @usableFromInline func wait() { pthread_cond_wait(condition, mutex) }
-  /// Wakes every waiter. Only while locked.
-  @usableFromInline func broadcast() { pthread_cond_broadcast(condition) }
-
-  /// Runs `body` with exclusive access to the value.
+  /// Runs `body` with exclusive access to the value, once `isBlocked` is false: until then the
+  /// thread sleeps, the mutex released. Wakes the waiting threads after `body` if there are any.
   @inlinable
-  func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
+  func withLock<Result>(
+    waitingWhile isBlocked: (borrowing Value) -> Bool = { _ in false },
+    _ body: (inout Value) throws -> Result
+  ) rethrows -> Result {
+    gateCheck(pthread_mutex_lock(mutex), "pthread_mutex_lock")
+    defer {
+      if waiters > 0 { gateCheck(pthread_cond_broadcast(condition), "pthread_cond_broadcast") }
+      gateCheck(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
+    }
+    while isBlocked(value) {
+      waiters += 1
+      gateCheck(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
+      waiters -= 1
+    }
     return try body(&value)
   }
+}
+
+/// Checks a `pthread_*` result of a ``GateLock`` (``lockFailed(_:_:)`` when it is not 0).
+@inlinable @inline(__always)
+func gateCheck(_ result: Int32, _ call: StaticString) {
+  if result != 0 { lockFailed(call, result) }
 }
 
 // MARK: - Thread identity
@@ -260,8 +281,7 @@ private func makeThreadTokenKey() -> pthread_key_t {
 }
 
 /// The calling thread's token: a positive integer that no other thread of the process has had or
-/// will have, and a multiple of 4, so bits 0 and 1 are free for flags (``ObservedStorage`` keeps
-/// the delivering thread's token and two flags in one atomic word).
+/// will have.
 ///
 /// Not callable from an `async` function on Apple platforms (`pthread_getspecific` is unavailable
 /// from async code there): a task may change threads at any suspension, so a task has no thread
@@ -278,9 +298,9 @@ var currentThreadID: Int {
 @usableFromInline
 func makeThreadToken() -> Int {
   let count = threadTokenCount.add(1, ordering: .relaxed).newValue
-  // Stop rather than reuse a token (2^61 threads on a 64-bit platform; 2^29 on a 32-bit one).
-  if count > Int.max >> 2 { failPrecondition("more threads than ClosureKit can tell apart") }
-  let token = count << 2
+  // Stop rather than reuse a token (2^63 threads on a 64-bit platform; 2^31 on a 32-bit one).
+  if count == Int.max { failPrecondition("more threads than ClosureKit can tell apart") }
+  let token = count
   let result = pthread_setspecific(threadTokenKey, UnsafeRawPointer(bitPattern: token))
   if result != 0 { failPrecondition("pthread_setspecific failed: \(result)") }
   return token

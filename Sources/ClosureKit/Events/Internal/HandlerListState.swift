@@ -27,6 +27,9 @@ struct HandlerListState<Payload, Tag> {
   /// Where the live handlers were registered, for those registered while diagnostics were on
   /// (`DiagnosticsSwitch`); empty otherwise.
   @usableFromInline var sites: [ObjectIdentifier: RegistrationSite] = [:]
+  /// Counts the changes of the set of handlers (each append, removal and close), so that two
+  /// snapshots with the same version hold the same handlers.
+  @usableFromInline var version = 0
 
   @inlinable init() {}
 
@@ -35,6 +38,22 @@ struct HandlerListState<Payload, Tag> {
   @inlinable static var checkedSize: Int { 64 }
 
   // MARK: Transitions
+
+  /// A registration: appends `entry` (``append(_:extended:)``), records its site while diagnostics
+  /// are on, and counts it for the owner sweep (``sweepCandidates(newOwners:)``). The registering
+  /// thread finishes it after the lock (``RegistryHost/finish(_:of:extended:site:)``).
+  @inlinable
+  mutating func register(
+    _ entry: __owned Entry,
+    extended: ExtendedNode?,
+    site: RegistrationSite?
+  ) -> RegistrationOutcome {
+    let node = entry.node
+    let newOwners = extended?.isOwnerBound == true ? 1 : 0
+    guard append(entry, extended: extended) else { return RegistrationOutcome(isAppended: false, sweep: nil) }
+    if let site { sites[ObjectIdentifier(node)] = site }
+    return RegistrationOutcome(isAppended: true, sweep: sweepCandidates(newOwners: newOwners))
+  }
 
   /// Appends `entry`; `extended` is its node when that is an ``ExtendedNode``. Returns `false`,
   /// having changed nothing, when the list is closed: the caller ends the node.
@@ -48,6 +67,7 @@ struct HandlerListState<Payload, Tag> {
     }
     entries.append(entry)
     liveCount += 1
+    version &+= 1
     assert(entries.count > Self.checkedSize || verifyInvariants())
     return true
   }
@@ -65,6 +85,7 @@ struct HandlerListState<Payload, Tag> {
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
     node.index = -1
     liveCount -= 1
+    version &+= 1
     let removed: Entry
     if index == entries.count - 1 {
       // The newest (the common add-then-cancel): taken off the end, with the holes it leaves
@@ -83,6 +104,22 @@ struct HandlerListState<Payload, Tag> {
     }
     assert(entries.count > Self.checkedSize || verifyInvariants())
     return removed
+  }
+
+  /// The entries, for a send or a write to deliver outside the lock. Shares the buffer in release
+  /// builds (one reference-count increment; a later change copies it). A buffer of its own in
+  /// debug builds, where ThreadSanitizer runs: it cannot see the reference counts that order a
+  /// shared buffer's reads before a later in-place change.
+  @inlinable
+  func snapshot() -> ContiguousArray<Entry> {
+    #if DEBUG
+      var copy = ContiguousArray<Entry>()
+      copy.reserveCapacity(entries.count)
+      copy.append(contentsOf: entries)
+      return copy
+    #else
+      return entries
+    #endif
   }
 
   /// Whether some entries are holes; when not, loops need not look (a hole check reads the node).
@@ -124,6 +161,7 @@ struct HandlerListState<Payload, Tag> {
   @inlinable
   mutating func close() -> ContiguousArray<Entry> {
     isClosed = true
+    version &+= 1
     let taken = entries
     for entry in taken where !entry.isHole {
       _ = entry.node.end()
@@ -175,5 +213,20 @@ struct HandlerListState<Payload, Tag> {
     }
     precondition(!isClosed || entries.isEmpty, "registry: a closed list has entries")
     return true
+  }
+}
+
+/// What a registration under the lock leaves for its thread to do after it.
+@usableFromInline
+struct RegistrationOutcome {
+  /// `false` when the source was closed: the node is ended instead.
+  @usableFromInline let isAppended: Bool
+  /// The owner-bound handlers to sweep for dead owners, or `nil`.
+  @usableFromInline let sweep: [ExtendedNode]?
+
+  @inlinable
+  init(isAppended: Bool, sweep: [ExtendedNode]?) {
+    self.isAppended = isAppended
+    self.sweep = sweep
   }
 }

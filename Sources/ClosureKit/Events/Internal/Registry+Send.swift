@@ -17,7 +17,7 @@
 // - a send never writes the snapshot; removals happen on the list's own entries, under its lock.
 // `verifyInvariants()` checks the list's side; the snapshot is a value no one else can reach.
 
-extension HandlerList {
+extension RegistryHost {
   /// Calls every live handler, in registration order.
   ///
   /// With one live handler, plain and not a one-shot (the common case), the send copies that
@@ -26,18 +26,11 @@ extension HandlerList {
   @inlinable
   func send(_ payload: Payload) {
     var snapshot = ContiguousArray<Entry>()
-    let single = state.withLock { state -> HandlerCall<Payload>? in
+    let single = withRegistry { state -> HandlerCall<Payload>? in
       if state.entries.count == 1, let handler = Self.singlePlainHandler(in: state.entries) {
         return handler
       }
-      #if DEBUG
-        // A buffer of its own in debug builds, where ThreadSanitizer runs: it cannot see the
-        // reference counts that order a shared buffer's reads before a later in-place change.
-        snapshot.reserveCapacity(state.entries.count)
-        snapshot.append(contentsOf: state.entries)
-      #else
-        snapshot = state.entries
-      #endif
+      snapshot = state.snapshot()
       return nil
     }
     if let single {
@@ -45,6 +38,19 @@ extension HandlerList {
     } else {
       deliver(payload, to: snapshot)
     }
+  }
+
+  /// Calls every live handler whose tag matches, in registration order.
+  @inlinable
+  func send(_ payload: Payload, matching match: (Tag) -> Bool) {
+    let snapshot = withRegistry { state in
+      var matching = ContiguousArray<Entry>()
+      for position in state.entries.indices where state.isLive(at: position) && match(state.entries[position].tag) {
+        matching.append(state.entries[position])
+      }
+      return matching
+    }
+    deliver(payload, to: snapshot)
   }
 
   /// The handler of the one entry of `entries`, if it is live, plain and not a one-shot.
@@ -60,16 +66,24 @@ extension HandlerList {
   }
 
   /// Calls the live handlers of `snapshot`, then removes those that ended on the way.
+  @inlinable
+  func deliver(_ payload: Payload, to snapshot: ContiguousArray<Entry>) {
+    deliver(to: snapshot) { _ in payload }
+  }
+
+  /// Calls the live handlers of `snapshot` with the payload `payloadFor` makes from each one's tag
+  /// (skipping those for which it makes none), then removes those that ended on the way.
   ///
   /// Each entry is read in place through `pointee` (an addressor), its node unretained (the
   /// snapshot holds it); the handler is copied for its call, as a `[closure]` loop copies it.
   @inlinable
-  func deliver(_ payload: Payload, to snapshot: ContiguousArray<Entry>) {
+  func deliver(to snapshot: ContiguousArray<Entry>, payloadFor: (Tag) -> Payload?) {
     var ended: [HandlerNode] = []
     snapshot.withUnsafeBufferPointer { entries in
       guard let first = entries.baseAddress else { return }
       for position in entries.indices {
         let entry = first + position
+        guard let payload = payloadFor(entry.pointee.tag) else { continue }
         let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
           guard node.isPlain else {
             deliver(payload, to: entry.pointee, ended: &ended)

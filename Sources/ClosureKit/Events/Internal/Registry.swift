@@ -1,0 +1,240 @@
+// The one registry: every multicast source's handlers (an `Event`'s, a `ControlActions`', an
+// `Observed` box's) live in a `HandlerListState` of its host, and every registration, removal,
+// owner sweep and delivery is written once, here, for every host.
+
+/// An object whose lock guards a ``HandlerListState``: a ``HandlerList`` (the lock holds the state
+/// alone) or an `ObservedStorage` (the state sits beside the box's value, under the same lock, so
+/// that a write stores the value and takes its observers in one critical section).
+///
+/// The host's nodes answer to it (it is their ``HandlerListSource``), and its `init` hands
+/// ``HandlerListSource`` the closures that remove ended nodes, as this extension's `remove`.
+/// Everything is `@inlinable`, so that a client compiles it for its own payload and tag types.
+@usableFromInline
+protocol RegistryHost<Payload, Tag>: HandlerListSource {
+  /// What a send hands each handler.
+  associatedtype Payload: Sendable
+  /// Per-handler data (the kinds of a control action, an observer's options; `Void` for events).
+  associatedtype Tag: Sendable
+
+  /// Runs `body` on the registry under the host's lock; `body` must not call back into the host.
+  func withRegistry<Result>(_ body: (inout HandlerListState<Payload, Tag>) -> Result) -> Result
+}
+
+extension RegistryHost {
+  @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
+
+  // MARK: Registration
+
+  /// Registers a handler without an owner and returns its token.
+  @inlinable
+  func add(
+    tag: Tag,
+    once: Bool,
+    delivery: __owned Delivery,
+    site: RegistrationSite,
+    handler: @escaping @Sendable (Payload) -> Void
+  ) -> Subscription {
+    if delivery.isImmediate {
+      let node = HandlerNode(source: self, isOnce: once, isPlain: true)
+      return register(Entry(node: node, tag: tag, handler: handler), extended: nil, site: site)
+    }
+    let node = ExtendedNode(source: self, isOnce: once, delivery: delivery)
+    return register(Entry(node: node, tag: tag, handler: handler), extended: node, site: site)
+  }
+
+  /// Registers a handler bound to `owner` and returns its token.
+  @inlinable
+  func add<Owner: AnyObject & Sendable>(
+    tag: Tag,
+    once: Bool,
+    owner: Owner,
+    delivery: __owned Delivery,
+    site: RegistrationSite,
+    handler: @escaping @Sendable (Owner, Payload) -> Void
+  ) -> Subscription {
+    let node = OwnedNode(source: self, isOnce: once, owner: owner, delivery: delivery)
+    // The owner is read through the node, strongly for the call: it cannot go while its handler
+    // runs. The entry holds the node and the node does not hold the entry: no cycle.
+    let call: @Sendable (Payload) -> Void = { [node] payload in
+      if let owner = node.owner { handler(owner, payload) }
+    }
+    return register(Entry(node: node, tag: tag, handler: call), extended: node, site: site)
+  }
+
+  /// Appends `entry` and returns its node, the token; ends the node instead if the source is gone.
+  @inlinable
+  func register(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite) -> Subscription {
+    let node = entry.node
+    let recorded = DiagnosticsSwitch.isEnabled ? site : nil
+    let outcome = withRegistry { $0.register(entry, extended: extended, site: recorded) }
+    finish(outcome, of: node, extended: extended, site: recorded)
+    return node
+  }
+
+  /// After a registration's lock: ends its node if the source was closed, reports an owner
+  /// already gone while diagnostics are on (`site` is then set), and sweeps dead owners.
+  @inlinable
+  func finish(_ outcome: RegistrationOutcome, of node: HandlerNode, extended: ExtendedNode?, site: RegistrationSite?) {
+    if !outcome.isAppended { _ = node.end() }  // the source is closed
+    if let site, extended?.isOwnerBound == true, node.isOwnerGone {
+      // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
+      // being deinitialised: the handler can never run.
+      DiagnosticsSwitch.reportDeadOwner(at: site)
+    }
+    if let candidates = outcome.sweep { sweep(candidates) }
+  }
+
+  // MARK: Delivering
+
+  /// The uncommon path of a delivery: owner checks and asynchronous delivery.
+  @inlinable @inline(never)
+  func deliver(_ payload: Payload, to entry: Entry, ended: inout [HandlerNode]) {
+    // Checked: only plain nodes are not ``ExtendedNode``s (``HandlerNode/isPlain``).
+    guard let node = entry.node as? ExtendedNode else {
+      failPrecondition("registry: a non-plain node of a plain class")
+    }
+    if node.isOwnerGone {
+      if node.end() { ended.append(node) }
+      return
+    }
+    if node.delivery.isImmediate {
+      if node.isOnce {
+        guard node.end() else { return }
+        ended.append(node)
+      } else if node.hasEnded {
+        return
+      }
+      entry.handler(payload)
+      return
+    }
+    // The job keeps its own reference to the handler: a delivery queued before a cancel keeps the
+    // captures until it is dropped, unrun.
+    let handler = entry.handler
+    node.delivery.execute { [self] in
+      if node.isOwnerGone {
+        if node.end() { remove(node) }
+        return
+      }
+      if node.isOnce {
+        guard node.end() else { return }
+        remove(node)
+      } else if node.hasEnded {
+        return
+      }
+      handler(payload)
+    }
+  }
+
+  // MARK: Removal
+
+  /// Removes ended nodes, newest first (a bag's tokens are usually the newest entries, each then
+  /// taken off the end instead of leaving a hole); releases their entries after the lock is
+  /// dropped, in the order of `nodes` (as cancelling each token of a bag in turn would).
+  @inlinable
+  func remove(_ nodes: [HandlerNode]) {
+    if nodes.count == 1 { return remove(nodes[0]) }
+    var garbage = withRegistry { state in nodes.reversed().map { state.remove($0) } }
+    garbage.reverse()
+    withExtendedLifetime(garbage) {}  // released after the lock
+  }
+
+  /// Removes an ended node; releases its entry after the lock is dropped.
+  @inlinable
+  func remove(_ node: HandlerNode) {
+    let garbage = withRegistry { $0.remove(node) }
+    withExtendedLifetime(garbage) {}  // released after the lock
+  }
+
+  /// Ends and removes every owner-bound handler whose owner is gone.
+  ///
+  /// - Complexity: O(k) in the number of live handlers registered with an owner.
+  @inlinable
+  func sweepOrphans() {
+    let candidates = withRegistry { state -> [ExtendedNode] in
+      state.registrationsSinceSweep = 0
+      return state.ownerBound
+    }
+    sweep(candidates)
+  }
+
+  /// Ends and removes the handlers of `candidates` whose owner is gone.
+  ///
+  /// The owners are checked outside the lock: reading a weak reference makes a strong copy, and if
+  /// another thread dropped the owner's last reference meanwhile, releasing that copy would run the
+  /// owner's deinit (which may cancel its own token, taking this lock) under the lock.
+  @inlinable
+  func sweep(_ candidates: [ExtendedNode]) {
+    let orphans = candidates.filter { $0.isOwnerGone && $0.end() }
+    guard !orphans.isEmpty else { return }
+    remove(orphans)
+  }
+
+  /// Ends every handler: called by the source's deinit.
+  @inlinable
+  func close() {
+    let garbage = withRegistry { $0.close() }
+    withExtendedLifetime(garbage) {}  // released after the lock
+  }
+
+  // MARK: Queries and tags
+
+  /// The number of live handlers.
+  @inlinable
+  func count() -> Int {
+    sweepOrphans()
+    return withRegistry { $0.liveCount }
+  }
+
+  /// The number of live handlers whose tag matches.
+  @inlinable
+  func count(matching match: (Tag) -> Bool) -> Int {
+    sweepOrphans()
+    return withRegistry { state in
+      state.entries.indices.reduce(0) { count, position in
+        count + (state.isLive(at: position) && match(state.entries[position].tag) ? 1 : 0)
+      }
+    }
+  }
+
+  /// Where each live handler was registered, in registration order; `nil` for a handler
+  /// registered while diagnostics were off.
+  @inlinable
+  func liveSites() -> [RegistrationSite?] {
+    sweepOrphans()
+    return withRegistry { state in
+      state.entries.filter { !$0.isHole }.map { state.sites[ObjectIdentifier($0.node)] }
+    }
+  }
+
+  /// Lets `body` change each live handler's tag; removes those for which it returns `false`.
+  @inlinable
+  func updateTags(_ body: (inout Tag) -> Bool) {
+    let garbage = withRegistry { state -> (Entry?, [Entry?]) in
+      // Collected first, removed after the loop (a removal may compact the entries); the first in
+      // a variable of its own, so that the common removal of one handler allocates nothing.
+      var first: HandlerNode?
+      var more: [HandlerNode] = []
+      for position in state.entries.indices where state.isLive(at: position) {
+        guard !body(&state.entries[position].tag) else { continue }
+        let node = state.entries[position].node
+        if first == nil { first = node } else { more.append(node) }
+      }
+      guard let first else { return (nil, []) }
+      _ = first.end()
+      let removedFirst = state.remove(first)
+      return (
+        removedFirst,
+        more.map { node in
+          _ = node.end()
+          return state.remove(node)
+        }
+      )
+    }
+    withExtendedLifetime(garbage) {}  // released after the lock
+  }
+
+  /// Checks the registry's invariants (see ``HandlerListState``); for tests.
+  package func verifyInvariants() -> Bool {
+    withRegistry { $0.verifyInvariants() }
+  }
+}
