@@ -227,7 +227,7 @@ final class GateLock<Value>: @unchecked Sendable {
   /// thread sleeps, the mutex released. Wakes the waiting threads after `body` if there are any.
   @inlinable
   func withLock<Result>(
-    waitingWhile isBlocked: (borrowing Value) -> Bool = { _ in false },
+    waitingWhile isBlocked: (inout Value) -> Bool = { _ in false },
     _ body: (inout Value) throws -> Result
   ) rethrows -> Result {
     gateCheck(pthread_mutex_lock(mutex), "pthread_mutex_lock")
@@ -235,7 +235,7 @@ final class GateLock<Value>: @unchecked Sendable {
       if waiters > 0 { gateCheck(pthread_cond_broadcast(condition), "pthread_cond_broadcast") }
       gateCheck(pthread_mutex_unlock(mutex), "pthread_mutex_unlock")
     }
-    while isBlocked(value) {
+    while isBlocked(&value) {
       waiters += 1
       gateCheck(pthread_cond_wait(condition, mutex), "pthread_cond_wait")
       waiters -= 1

@@ -27,9 +27,7 @@ extension RegistryHost {
   func send(_ payload: Payload) {
     var snapshot = ContiguousArray<Entry>()
     let single = withRegistry { state -> HandlerCall<Payload>? in
-      if state.entries.count == 1, let handler = Self.singlePlainHandler(in: state.entries) {
-        return handler
-      }
+      if let handler = state.singlePlainHandler() { return handler }
       snapshot = state.snapshot()
       return nil
     }
@@ -51,18 +49,6 @@ extension RegistryHost {
       return matching
     }
     deliver(payload, to: snapshot)
-  }
-
-  /// The handler of the one entry of `entries`, if it is live, plain and not a one-shot.
-  @inlinable
-  static func singlePlainHandler(in entries: ContiguousArray<Entry>) -> HandlerCall<Payload>? {
-    entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
-      guard let entry = entries.baseAddress else { return nil }
-      let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-        node.isPlain && !node.isOnce && !node.hasEnded
-      }
-      return isCalled ? entry.pointee.handler : nil
-    }
   }
 
   /// Calls the live handlers of `snapshot`, then removes those that ended on the way.

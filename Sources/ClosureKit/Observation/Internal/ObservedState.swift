@@ -1,30 +1,143 @@
-// The state of an `Observed` box under its lock: a pure value type whose transitions return what
-// the calling thread does after the lock (deliver a change, release an old value, nothing).
+// The state of an `Observed` box under its lock: a value type whose transitions return what the
+// calling thread does after the lock (deliver a change, release an old value, nothing).
 
-/// One change for the observers of a box: a write, or a registration's initial callback.
+public import Synchronization
+
+/// Who delivers an `Observed` box's callbacks, in an `Atomic<UInt8>` of the box's storage: the one
+/// piece of its state that a thread changes without the lock (the delivering thread leaving when
+/// nothing was queued, the write fast path), so it is read and set with atomic operations also
+/// under the lock.
+///
+/// - `idle`: nobody delivers. Only a thread holding the lock leaves it (becoming the delivering
+///   thread, ``ObservedState/deliverer``).
+/// - `delivering`: a thread delivers and nothing is queued. The delivering thread leaves it without
+///   the lock, to `idle` by a compare-and-swap; a writer holding the lock, to `queued` by one: the
+///   one that fails sees the other's result.
+/// - `queued`: a thread delivers and changes are queued for it (`ObservedState.pending`). Left only
+///   under the lock.
 @usableFromInline
-enum ObservedChange<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
-
-  /// A write, for the observers registered before it (`observers`, a snapshot of the registry at
-  /// `version`): their prior callbacks, then their post callbacks.
-  case write(old: Value, new: Value, observers: ContiguousArray<Entry>, version: Int)
-  /// The initial callback of the registration `entry`.
-  case initial(Value, Entry)
+enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
+  case idle
+  case delivering
+  case queued
 }
 
-/// What a thread does after a transition of ``ObservedState``, with the lock released.
+/// One change for the observers of a box: a write, or a registration's initial callback.
+///
+/// A struct, not an enum with a case for each: a generic enum's payloads are copied through its
+/// value witnesses even in code specialised for the value type, which tripled a write's cost.
 @usableFromInline
-enum ObservedAction<Value: Sendable> {
-  /// Nobody to tell: release the replaced value (its deinit may run any code).
-  case release(Value)
-  /// Deliver `change` now. `showsPriorOf` is the write whose old value reads show until its prior
-  /// callbacks have run (``ObservedState/endPrior(of:)``); `leaves`: this thread became the
-  /// delivering thread, and delivers what was queued meanwhile before it leaves
-  /// (``ObservedState/leave(_:)``).
-  case deliver(ObservedChange<Value>, showsPriorOf: Int?, leaves: Bool)
-  /// Queued for the delivering thread, another one or this one further up its stack.
-  case queued
+struct ObservedChange<Value: Sendable> {
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
+
+  /// The value the write replaced; `nil` for an initial callback.
+  @usableFromInline let old: Value?
+  /// The value written; for an initial callback, the value at registration.
+  @usableFromInline let new: Value
+  /// Who is told: for a write, the observers registered before it (a snapshot of the registry);
+  /// for an initial callback, the registration's own entry.
+  @usableFromInline let observers: ContiguousArray<Entry>
+  /// The registry's version of `observers`, for a write (queued writes to the same observers are
+  /// delivered as one change); -1 for an initial callback.
+  @usableFromInline let version: Int
+
+  /// A write.
+  @inlinable
+  init(old: Value, new: Value, observers: ContiguousArray<Entry>, version: Int) {
+    self.old = old
+    self.new = new
+    self.observers = observers
+    self.version = version
+  }
+
+  /// The initial callback of the registration `entry`.
+  @inlinable
+  init(initial value: Value, for entry: Entry) {
+    self.old = nil
+    self.new = value
+    self.observers = [entry]
+    self.version = -1
+  }
+
+  /// Whether this is an initial callback.
+  @inlinable var isInitial: Bool { version < 0 }
+}
+
+/// Who delivers a change, as ``ObservedState/schedule(_:by:)`` decides.
+@usableFromInline
+enum ObservedStep: UInt8 {
+  /// Nobody is told now: the change is queued for the delivering thread (another one, or this one
+  /// further up its stack), or there is nobody to tell.
+  case none
+  /// The caller queues the change for the delivering thread (``ObservedState/pending``); then
+  /// `none`.
+  case queue
+  /// This thread delivers the change now (it is the delivering thread, and nothing is queued).
+  case deliver
+  /// This thread became the delivering thread: it delivers the change, then what was queued
+  /// meanwhile, and leaves (``ObservedState/leave(_:)``).
+  case deliverAndLeave
+}
+
+/// What a write's thread does after the lock. Optionals-free: a write is the hot path, and a
+/// struct of generic optionals is copied and destroyed through value witnesses even in code
+/// specialised for the value type.
+@usableFromInline
+struct ObservedWrite<Value: Sendable> {
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
+
+  /// The value the write replaced (released with the struct when nobody is told).
+  @usableFromInline let old: Value
+  /// The observers to tell now; `nil` when ``step`` is `none`, or when ``single`` is set (not an
+  /// empty array: making one retains the shared empty storage, a write's cost with no observer).
+  @usableFromInline let observers: ContiguousArray<Entry>?
+  /// The handler of the one observer to tell, when there is exactly one, plain (immediate, without
+  /// an owner) and not a one-shot: its handler and options are copied instead of the observers
+  /// (the common case costs one retain less). Not the entry itself: an optional of a generic
+  /// struct is copied through value witnesses.
+  @usableFromInline let single: HandlerCall<Change<Value>>?
+  /// The options of ``single``'s observer.
+  @usableFromInline let singleOptions: ObservationOptions
+  /// Who delivers.
+  @usableFromInline let step: ObservedStep
+  /// The write whose old value reads show until its prior callbacks have run
+  /// (``ObservedState/endPrior(of:)``), or 0.
+  @usableFromInline let showsPriorOf: Int
+
+  @inlinable
+  init(
+    old: Value,
+    observers: ContiguousArray<Entry>? = nil,
+    single: HandlerCall<Change<Value>>? = nil,
+    singleOptions: ObservationOptions = [],
+    step: ObservedStep = .none,
+    showsPriorOf: Int = 0
+  ) {
+    self.old = old
+    self.observers = observers
+    self.single = single
+    self.singleOptions = singleOptions
+    self.step = step
+    self.showsPriorOf = showsPriorOf
+  }
+}
+
+/// What a registration's thread does after the lock: deliver its initial callback, or nothing.
+@usableFromInline
+struct ObservedRegistration<Value: Sendable> {
+  /// What the registry left to do.
+  @usableFromInline let outcome: RegistrationOutcome
+  /// The initial callback to deliver now, if ``step`` says so.
+  @usableFromInline let initial: ObservedChange<Value>?
+  /// Who delivers it.
+  @usableFromInline let step: ObservedStep
+
+  @inlinable
+  init(_ outcome: RegistrationOutcome, initial: ObservedChange<Value>? = nil, step: ObservedStep = .none) {
+    self.outcome = outcome
+    self.initial = initial
+    self.step = step
+  }
 }
 
 /// The value of an `Observed` box, its observers (the one registry, ``HandlerListState``) and who
@@ -37,10 +150,13 @@ enum ObservedAction<Value: Sendable> {
 /// another's, and no writer waits for another writer's handlers. A write made by a handler on the
 /// delivering thread is delivered at once (depth-first) when nothing is queued, else queued.
 ///
-/// Invariants (``verifyInvariants()``, asserted after every transition while the box has few
+/// Who delivers is the ``DeliveryPhase`` the transitions are handed (`phase`) and, while it is not
+/// `idle`, ``deliverer``.
+///
+/// Invariants (``verifyInvariants(phase:)``, asserted after every transition while the box has few
 /// observers):
-/// - a change is queued only while a thread delivers: `pendingHead < pending.count` implies
-///   `deliverer != nil`, and every queued slot from `pendingHead` on holds a change;
+/// - changes are queued exactly while the phase is `queued` (under the lock), and every queued slot
+///   from `pendingHead` on holds a change;
 /// - `modifier != nil` exactly while `modifyDepth > 0`;
 /// - `shownValue != nil` only while `shownBy == sequence` (no later write replaced it);
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
@@ -63,8 +179,9 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var pending: ContiguousArray<ObservedChange<Value>?> = []
   /// The index of the next change to deliver in ``pending``.
   @usableFromInline var pendingHead = 0
-  /// The token of the delivering thread (``currentThreadID``), or `nil`.
-  @usableFromInline var deliverer: Int?
+  /// The token of the delivering thread (``currentThreadID``); meaningful only while the phase is
+  /// not `idle`.
+  @usableFromInline var deliverer = 0
   /// The token of the thread running a `modify` body, or `nil`.
   @usableFromInline var modifier: Int?
   /// How many `modify` bodies the ``modifier`` runs (nested ones included).
@@ -76,6 +193,12 @@ struct ObservedState<Value: Sendable> {
   @inlinable
   init(value: Value) {
     self.value = value
+  }
+
+  /// Whether the box has few observers, so that debug builds check the invariants after every
+  /// transition (the check is O(n)).
+  @inlinable var isSmall: Bool {
+    registry.entries.count <= HandlerListState<Change<Value>, ObservationOptions>.checkedSize
   }
 
   /// Whether a change waits for the delivering thread.
@@ -94,22 +217,36 @@ struct ObservedState<Value: Sendable> {
   // MARK: Transitions
 
   /// Stores `new` as the next write by thread `me` (ending its `modify` body if `endingModify`).
-  @inlinable
-  mutating func write(_ new: Value, by me: Int, endingModify: Bool) -> ObservedAction<Value> {
+  @inlinable @inline(__always)
+  mutating func write(
+    _ new: Value,
+    by me: Int,
+    endingModify: Bool,
+    phase: borrowing Atomic<DeliveryPhase>
+  ) -> ObservedWrite<Value> {
     assert(!isGated(for: me), "Observed: a write while another thread modifies")
+    defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
     if endingModify { endModify() }
     let old = value
     value = new
     shownValue = nil
     sequence &+= 1
-    guard registry.liveCount > 0 else { return .release(old) }
-    let change = ObservedChange.write(old: old, new: new, observers: registry.snapshot(), version: registry.version)
-    let action = schedule(change, by: me)
-    guard case .deliver = action, hasPriorObserver else { return action }
+    guard registry.liveCount > 0 else { return ObservedWrite(old: old) }
+    let step = schedule(by: me, phase: phase)
+    if step == .queue {
+      pending.append(ObservedChange(old: old, new: new, observers: registry.snapshot(), version: registry.version))
+      return ObservedWrite(old: old)
+    }
+    guard priorRegistrations > 0, hasPriorObserver else {
+      if let single = registry.singlePlainHandler() {
+        return ObservedWrite(old: old, single: single, singleOptions: registry.entries[0].tag, step: step)
+      }
+      return ObservedWrite(old: old, observers: registry.snapshot(), step: step)
+    }
     // Delivered at once: reads show the old value until the prior callbacks have run.
     shownValue = old
     shownBy = sequence
-    return .deliver(change, showsPriorOf: sequence, leaves: action.leaves)
+    return ObservedWrite(old: old, observers: registry.snapshot(), step: step, showsPriorOf: sequence)
   }
 
   /// Registers `entry` (``HandlerListState/register(_:extended:site:)``); with `initial`, also
@@ -119,53 +256,73 @@ struct ObservedState<Value: Sendable> {
     _ entry: __owned Entry,
     extended: ExtendedNode?,
     initial: Bool,
-    by me: Int
-  ) -> (RegistrationOutcome, ObservedAction<Value>) {
+    by me: Int,
+    phase: borrowing Atomic<DeliveryPhase>
+  ) -> ObservedRegistration<Value> {
+    defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
     let isPrior = entry.tag.contains(.prior)
     let outcome = registry.register(entry, extended: extended, site: nil)
-    guard outcome.isAppended else { return (outcome, .queued) }
+    guard outcome.isAppended else { return ObservedRegistration(outcome) }
     if isPrior { priorRegistrations += 1 }
-    guard initial else { return (outcome, .queued) }
-    return (outcome, schedule(.initial(value, entry), by: me))
-  }
-
-  /// Delivers `change` on this thread if it may (nobody delivers: it becomes the delivering
-  /// thread; or it is the delivering thread and nothing is queued), else queues it.
-  @inlinable
-  mutating func schedule(_ change: __owned ObservedChange<Value>, by me: Int) -> ObservedAction<Value> {
-    defer { assert(registry.entries.count > HandlerListState<Change<Value>, ObservationOptions>.checkedSize || verifyInvariants()) }
-    guard let deliverer else {
-      self.deliverer = me
-      return .deliver(change, showsPriorOf: nil, leaves: true)
+    guard initial else { return ObservedRegistration(outcome) }
+    let change = ObservedChange(initial: value, for: entry)
+    let step = schedule(by: me, phase: phase)
+    guard step != .queue else {
+      pending.append(change)
+      return ObservedRegistration(outcome)
     }
-    if deliverer == me && !hasPending { return .deliver(change, showsPriorOf: nil, leaves: false) }
-    pending.append(change)
-    return .queued
+    return ObservedRegistration(outcome, initial: change, step: step)
   }
 
-  /// On the delivering thread, after a change: the next queued change to deliver, or `nil`, having
-  /// stopped being the delivering thread (in the same critical section, so no change is left
-  /// behind).
+  /// Whether this thread delivers a change now (nobody delivers: it becomes the delivering
+  /// thread; or it is the delivering thread and nothing is queued); else `queue`: the caller
+  /// appends the change to ``pending`` before the lock is released.
+  @inlinable @inline(__always)
+  mutating func schedule(by me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
+    switch phase.load(ordering: .acquiring) {
+    case .idle:
+      return become(me, phase: phase)
+    case .delivering:
+      if deliverer == me { return .deliver }
+      // Queued for the delivering thread, unless it has just left (its compare-and-swap won).
+      guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
+      else { return become(me, phase: phase) }
+    case .queued:
+      break
+    }
+    return .queue
+  }
+
+  /// Makes thread `me` the delivering thread (the phase is `idle`).
+  @inlinable @inline(__always)
+  mutating func become(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
+    deliverer = me
+    phase.store(.delivering, ordering: .relaxed)
+    return .deliverAndLeave
+  }
+
+  /// On the delivering thread, after a change, when its lock-free leave failed (the phase is
+  /// `queued`): the next queued change to deliver; or `nil`, having left (in the same critical
+  /// section, so no change is left behind). Taking the last queued change sets the phase back to
+  /// `delivering`, so that the next leave needs no lock.
   ///
   /// Queued writes are taken together with the writes queued right after them for the same
   /// observers, as one change, from the first one's old value to the last one's new value: so a
   /// handler is not handed values that later writes have already replaced (two boxes bound both
   /// ways by handlers that copy `newValue` chased each other forever with such values).
   @inlinable
-  mutating func leave(_ me: Int) -> ObservedChange<Value>? {
+  mutating func leave(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedChange<Value>? {
     precondition(deliverer == me, "Observed: leave by a thread that is not delivering")
     guard hasPending, let first = pending[pendingHead] else {
-      deliverer = nil
+      phase.store(.idle, ordering: .releasing)
       return nil
     }
     pending[pendingHead] = nil
     pendingHead += 1
     var taken = first
-    if case .write(let old, _, let observers, let version) = first {
-      while hasPending, case .write(_, let later, _, let laterVersion)? = pending[pendingHead],
-        laterVersion == version
-      {
-        taken = .write(old: old, new: later, observers: observers, version: version)
+    if !first.isInitial, let old = first.old {
+      while hasPending, let later = pending[pendingHead], later.version == first.version {
+        taken = ObservedChange(old: old, new: later.new, observers: first.observers, version: first.version)
         pending[pendingHead] = nil
         pendingHead += 1
       }
@@ -173,8 +330,9 @@ struct ObservedState<Value: Sendable> {
     if !hasPending {
       pending.removeAll(keepingCapacity: pending.count <= 64)
       pendingHead = 0
+      phase.store(.delivering, ordering: .relaxed)
     }
-    assert(verifyInvariants())
+    assert(verifyInvariants(phase: phase))
     return taken
   }
 
@@ -203,10 +361,11 @@ struct ObservedState<Value: Sendable> {
     if modifyDepth == 0 { modifier = nil }
   }
 
-  /// Whether an observer may want prior callbacks.
+  /// Whether an observer wants prior callbacks (looked for only once one ever asked,
+  /// ``priorRegistrations``).
   @inlinable
   var hasPriorObserver: Bool {
-    priorRegistrations > 0 && registry.entries.contains { !$0.isHole && $0.tag.contains(.prior) }
+    registry.entries.contains { !$0.isHole && $0.tag.contains(.prior) }
   }
 
   // MARK: Invariants
@@ -214,20 +373,13 @@ struct ObservedState<Value: Sendable> {
   /// Checks the invariants listed on the type; traps with a message on the first broken one.
   /// Returns `true`, so that it can stand in an `assert`.
   @inlinable
-  func verifyInvariants() -> Bool {
-    precondition(!hasPending || deliverer != nil, "Observed: a change queued with nobody delivering")
+  func verifyInvariants(phase: borrowing Atomic<DeliveryPhase>) -> Bool {
+    let current = phase.load(ordering: .relaxed)
+    precondition(hasPending == (current == .queued), "Observed: changes queued but not in the queued phase")
     precondition(pending[pendingHead...].allSatisfy { $0 != nil }, "Observed: a hole in the queue")
+    precondition(pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
     return registry.verifyInvariants()
-  }
-}
-
-extension ObservedAction {
-  /// Whether the action makes its thread the delivering one until it leaves.
-  @inlinable
-  var leaves: Bool {
-    if case .deliver(_, _, let leaves) = self { return leaves }
-    return false
   }
 }

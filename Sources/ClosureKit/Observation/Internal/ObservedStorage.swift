@@ -1,3 +1,5 @@
+public import Synchronization
+
 /// The value and observers behind an ``Observed``, separate from it so that tokens (which hold
 /// their source strongly) never keep the box alive; the box closes it from its deinit.
 ///
@@ -11,7 +13,7 @@
 /// runs on a copy (never while handlers run), so the read-modify-write is atomic.
 ///
 /// `@unchecked Sendable`: its state is `gate`'s, read and written only inside its `withLock`;
-/// `isEqual` is immutable.
+/// `phase` is atomic (``DeliveryPhase`` says who changes it how); `isEqual` is immutable.
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @unchecked Sendable {
   @usableFromInline typealias Payload = Change<Value>
@@ -19,10 +21,12 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   /// The box's state and the lock that guards it.
   @usableFromInline let gate: GateLock<ObservedState<Value>>
+  /// Who delivers the callbacks (``DeliveryPhase``).
+  @usableFromInline let phase = Atomic<DeliveryPhase>(.idle)
   /// Compares values for boxes that skip equal writes; `nil` for boxes that report every write.
   @usableFromInline let isEqual: (@Sendable (Value, Value) -> Bool)?
 
-  @usableFromInline
+  @inlinable
   init(_ value: Value, isEqual: (@Sendable (Value, Value) -> Bool)?) {
     gate = GateLock(ObservedState(value: value))
     self.isEqual = isEqual
@@ -51,18 +55,19 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func write(_ newValue: Value) {
     let me = currentThreadID
     guard let isEqual else {
-      return run(gate.withLock(waitingWhile: { $0.isGated(for: me) }) { $0.write(newValue, by: me, endingModify: false) }, me)
+      let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { $0.write(newValue, by: me, endingModify: false, phase: phase) }
+      return run(write, new: newValue, me)
     }
     // `==` is the user's code: it runs outside the lock, and the write is made only if no other
     // write came between.
     while true {
       let (current, sequence) = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { ($0.value, $0.sequence) }
       if isEqual(current, newValue) { return }
-      let action = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { state -> ObservedAction<Value>? in
+      let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { state -> ObservedWrite<Value>? in
         guard state.sequence == sequence else { return nil }
-        return state.write(newValue, by: me, endingModify: false)
+        return state.write(newValue, by: me, endingModify: false, phase: phase)
       }
-      if let action { return run(action, me) }
+      if let write { return run(write, new: newValue, me) }
     }
   }
 
@@ -87,7 +92,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
         return result
       }
     }
-    run(gate.withLock { $0.write(new, by: me, endingModify: true) }, me)
+    run(gate.withLock { $0.write(new, by: me, endingModify: true, phase: phase) }, new: new, me)
     return result
   }
 
@@ -116,11 +121,14 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     }
     let entry = Entry(node: node, tag: options, handler: handler)
     let me = currentThreadID
-    let (outcome, action) = gate.withLock { state in
-      state.register(entry, extended: extended, initial: options.contains(.initial), by: me)
+    let registration = gate.withLock { state in
+      state.register(entry, extended: extended, initial: options.contains(.initial), by: me, phase: phase)
     }
-    finish(outcome, of: node, extended: extended, site: nil)
-    run(action, me)
+    finish(registration.outcome, of: node, extended: extended, site: nil)
+    if let initial = registration.initial {
+      deliver(initial)
+      if registration.step == .deliverAndLeave { deliverQueued(me) }
+    }
     return node
   }
 
@@ -136,37 +144,50 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   // MARK: Delivering
 
-  /// Does what a transition returned, after the lock: delivers its change, then, if this thread
-  /// became the delivering thread, what was queued meanwhile, and leaves. A released value goes
-  /// with `action`.
+  /// Does what a write's transition returned, after the lock: delivers the change, then, if this
+  /// thread became the delivering thread, what was queued meanwhile, and leaves. A replaced value
+  /// nobody is told of is released with `write`.
   @inlinable
-  func run(_ action: __owned ObservedAction<Value>, _ me: Int) {
-    guard case .deliver(let change, let shown, let leaves) = action else { return }
-    deliver(change, showingPriorOf: shown, isQueued: false)
-    guard leaves else { return }
-    while let next = gate.withLock({ $0.leave(me) }) {
-      deliver(next, showingPriorOf: nil, isQueued: true)
+  func run(_ write: __owned ObservedWrite<Value>, new: Value, _ me: Int) {
+    guard write.step != .none else { return }
+    let old = write.old
+    if let single = write.single {
+      single(write.singleOptions.postChange(old: old, new: new))
+    } else if let observers = write.observers {
+      let shown = write.showsPriorOf
+      if shown != 0 {
+        deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+        gate.withLock { $0.endPrior(of: shown) }
+      }
+      deliver(to: observers) { $0.postChange(old: old, new: new) }
+    }
+    if write.step == .deliverAndLeave { deliverQueued(me) }
+  }
+
+  /// On the delivering thread, after its change: leaves, without the lock when nothing was
+  /// queued (``DeliveryPhase``); else delivers the queued changes until none is left, then leaves.
+  @inlinable
+  func deliverQueued(_ me: Int) {
+    while !phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
+      guard let next = gate.withLock({ $0.leave(me, phase: phase) }) else { return }
+      deliver(next)
     }
   }
 
-  /// Delivers one change: a write's prior callbacks (for a write delivered at once, only when
-  /// reads show its old value meanwhile, `shown`), then its post callbacks; or an initial callback.
+  /// Delivers a queued change or an initial callback: a write's prior callbacks, then its post
+  /// callbacks; or the initial callback.
   @inlinable
-  func deliver(_ change: ObservedChange<Value>, showingPriorOf shown: Int?, isQueued: Bool) {
-    switch change {
-    case .write(let old, let new, let observers, _):
-      if shown != nil || isQueued {
-        deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
-        if let shown { gate.withLock { $0.endPrior(of: shown) } }
-      }
-      deliver(to: observers) { $0.postChange(old: old, new: new) }
-    case .initial(let value, let entry):
-      deliver(to: [entry]) { $0.initialChange(value) }
+  func deliver(_ change: ObservedChange<Value>) {
+    let new = change.new
+    guard let old = change.old else {
+      return deliver(to: change.observers) { $0.initialChange(new) }
     }
+    deliver(to: change.observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+    deliver(to: change.observers) { $0.postChange(old: old, new: new) }
   }
 
   /// Checks the state's invariants (``ObservedState/verifyInvariants()``); for tests.
   package func verifyObservedInvariants() -> Bool {
-    gate.withLock { $0.verifyInvariants() }
+    gate.withLock { $0.verifyInvariants(phase: phase) }
   }
 }
