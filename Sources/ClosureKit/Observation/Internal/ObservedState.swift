@@ -88,9 +88,8 @@ struct ObservedWrite<Value: Sendable> {
 
   /// The value the write replaced (released with the struct when nobody is told).
   @usableFromInline let old: Value
-  /// The observers to tell now; `nil` when ``step`` is `none`, or when ``single`` is set (not an
-  /// empty array: making one retains the shared empty storage, a write's cost with no observer).
-  @usableFromInline let observers: ContiguousArray<Entry>?
+  /// The observers to tell now; empty when ``step`` is `none`, or when ``single`` is set.
+  @usableFromInline let observers: ContiguousArray<Entry>
   /// The handler of the one observer to tell, when there is exactly one, plain (immediate, without
   /// an owner) and not a one-shot: its handler and options are copied instead of the observers
   /// (the common case costs one retain less). Not the entry itself: an optional of a generic
@@ -107,7 +106,7 @@ struct ObservedWrite<Value: Sendable> {
   @inlinable
   init(
     old: Value,
-    observers: ContiguousArray<Entry>? = nil,
+    observers: ContiguousArray<Entry> = [],
     single: HandlerCall<Change<Value>>? = nil,
     singleOptions: ObservationOptions = [],
     step: ObservedStep = .none,
@@ -179,10 +178,10 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var pending: ContiguousArray<ObservedChange<Value>?> = []
   /// The index of the next change to deliver in ``pending``.
   @usableFromInline var pendingHead = 0
-  /// The token of the delivering thread (``currentThreadID``); meaningful only while the phase is
-  /// not `idle`.
+  /// The delivering thread (``currentThreadHandle``: it is alive while it delivers); meaningful
+  /// only while the phase is not `idle`.
   @usableFromInline var deliverer = 0
-  /// The token of the thread running a `modify` body, or `nil`.
+  /// The thread running a `modify` body (``currentThreadHandle``: alive while it does), or `nil`.
   @usableFromInline var modifier: Int?
   /// How many `modify` bodies the ``modifier`` runs (nested ones included).
   @usableFromInline var modifyDepth = 0

@@ -53,7 +53,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// Replaces the value: one change, delivered by this thread now or by the delivering thread.
   @inlinable
   func write(_ newValue: Value) {
-    let me = currentThreadID
+    let me = currentThreadHandle
     guard let isEqual else {
       let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { $0.write(newValue, by: me, endingModify: false, phase: phase) }
       return run(write, new: newValue, me)
@@ -75,7 +75,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// wait.
   @inlinable
   func modify<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-    let me = currentThreadID
+    let me = currentThreadHandle
     var new = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { $0.beginModify(by: me) }
     let result: Result
     do {
@@ -120,7 +120,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
       node = extended!
     }
     let entry = Entry(node: node, tag: options, handler: handler)
-    let me = currentThreadID
+    let me = currentThreadHandle
     let registration = gate.withLock { state in
       state.register(entry, extended: extended, initial: options.contains(.initial), by: me, phase: phase)
     }
@@ -148,12 +148,14 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// thread became the delivering thread, what was queued meanwhile, and leaves. A replaced value
   /// nobody is told of is released with `write`.
   @inlinable
-  func run(_ write: __owned ObservedWrite<Value>, new: Value, _ me: Int) {
+  func run(_ write: borrowing ObservedWrite<Value>, new: Value, _ me: Int) {
     guard write.step != .none else { return }
     let old = write.old
-    if let single = write.single {
-      single(write.singleOptions.postChange(old: old, new: new))
-    } else if let observers = write.observers {
+    if write.single != nil {
+      // Called in place (a bound copy cost a retain and a release of its captures).
+      write.single?(write.singleOptions.postChange(old: old, new: new))
+    } else {
+      let observers = write.observers
       let shown = write.showsPriorOf
       if shown != 0 {
         deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
