@@ -225,7 +225,7 @@ final class GateLock<Value>: @unchecked Sendable {
 
   /// Runs `body` with exclusive access to the value, once `isBlocked` is false: until then the
   /// thread sleeps, the mutex released. Wakes the waiting threads after `body` if there are any.
-  @inlinable
+  @inlinable @inline(__always)
   func withLock<Result>(
     waitingWhile isBlocked: (inout Value) -> Bool = { _ in false },
     _ body: (inout Value) throws -> Result

@@ -126,7 +126,7 @@ struct HandlerListState<Payload, Tag> {
   /// one-shot: a send or a write then copies that handler instead of the entries (a call copies the
   /// handler's context anyway, so this saves the array's retain and release). The node is read
   /// unretained through the entries' buffer, which holds it.
-  @inlinable
+  @inlinable @inline(__always)
   func singlePlainHandler() -> HandlerCall<Payload>? {
     guard entries.count == 1 else { return nil }
     return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in

@@ -127,7 +127,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     finish(registration.outcome, of: node, extended: extended, site: nil)
     if let initial = registration.initial {
       deliver(initial)
-      if registration.step == .deliverAndLeave { deliverQueued(me) }
+      if registration.step == .deliverAndLeave { leave(me) }
     }
     return node
   }
@@ -147,7 +147,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// Does what a write's transition returned, after the lock: delivers the change, then, if this
   /// thread became the delivering thread, what was queued meanwhile, and leaves. A replaced value
   /// nobody is told of is released with `write`.
-  @inlinable
+  @inlinable @inline(__always)
   func run(_ write: borrowing ObservedWrite<Value>, new: Value, _ me: Int) {
     guard write.step != .none else { return }
     let old = write.old
@@ -163,12 +163,22 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
       }
       deliver(to: observers) { $0.postChange(old: old, new: new) }
     }
-    if write.step == .deliverAndLeave { deliverQueued(me) }
+    if write.step == .deliverAndLeave { leave(me) }
   }
 
   /// On the delivering thread, after its change: leaves, without the lock when nothing was
-  /// queued (``DeliveryPhase``); else delivers the queued changes until none is left, then leaves.
-  @inlinable
+  /// queued (``DeliveryPhase``); else delivers the queued changes first (``deliverQueued(_:)``).
+  @inlinable @inline(__always)
+  func leave(_ me: Int) {
+    if phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
+      return
+    }
+    deliverQueued(me)
+  }
+
+  /// On the delivering thread, when its lock-free leave failed: delivers the queued changes until
+  /// none is left, then leaves.
+  @inlinable @inline(never)
   func deliverQueued(_ me: Int) {
     while !phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
       guard let next = gate.withLock({ $0.leave(me, phase: phase) }) else { return }
