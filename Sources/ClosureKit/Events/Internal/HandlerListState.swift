@@ -112,6 +112,12 @@ struct HandlerListState<Payload, Tag> {
   /// shared buffer's reads before a later in-place change.
   @inlinable
   func snapshot() -> ContiguousArray<Entry> {
+    Self.snapshot(of: entries)
+  }
+
+  /// ``snapshot()`` of `entries` (static: see ``singlePlainHandler(in:)``).
+  @inlinable
+  static func snapshot(of entries: ContiguousArray<Entry>) -> ContiguousArray<Entry> {
     #if DEBUG
       var copy = ContiguousArray<Entry>()
       copy.reserveCapacity(entries.count)
@@ -126,8 +132,10 @@ struct HandlerListState<Payload, Tag> {
   /// one-shot: a send or a write then copies that handler instead of the entries (a call copies the
   /// handler's context anyway, so this saves the array's retain and release). The node is read
   /// unretained through the entries' buffer, which holds it.
+  /// Static, taking the entries alone: a method of the state, called on the state a lock body
+  /// holds `inout`, copied the whole state (a retain and a release of each of its collections).
   @inlinable @inline(__always)
-  func singlePlainHandler() -> HandlerCall<Payload>? {
+  static func singlePlainHandler(in entries: ContiguousArray<Entry>) -> HandlerCall<Payload>? {
     guard entries.count == 1 else { return nil }
     return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
       guard let entry = entries.baseAddress else { return nil }

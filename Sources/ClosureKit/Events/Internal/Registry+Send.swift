@@ -27,8 +27,10 @@ extension RegistryHost {
   func send(_ payload: Payload) {
     var snapshot = ContiguousArray<Entry>()
     let single = withRegistry { state -> HandlerCall<Payload>? in
-      if let handler = state.singlePlainHandler() { return handler }
-      snapshot = state.snapshot()
+      if state.entries.count == 1, let handler = HandlerListState.singlePlainHandler(in: state.entries) {
+        return handler
+      }
+      snapshot = HandlerListState.snapshot(of: state.entries)
       return nil
     }
     if let single {

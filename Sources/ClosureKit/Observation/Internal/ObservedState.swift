@@ -233,19 +233,19 @@ struct ObservedState<Value: Sendable> {
     guard registry.liveCount > 0 else { return ObservedWrite(old: old) }
     let step = schedule(by: me, phase: phase)
     if step == .queue {
-      pending.append(ObservedChange(old: old, new: new, observers: registry.snapshot(), version: registry.version))
+      pending.append(ObservedChange(old: old, new: new, observers: HandlerListState.snapshot(of: registry.entries), version: registry.version))
       return ObservedWrite(old: old)
     }
-    guard priorRegistrations > 0, hasPriorObserver else {
-      if let single = registry.singlePlainHandler() {
+    guard priorRegistrations > 0, Self.hasPriorObserver(in: registry.entries) else {
+      if let single = HandlerListState.singlePlainHandler(in: registry.entries) {
         return ObservedWrite(old: old, single: single, singleOptions: registry.entries[0].tag, step: step)
       }
-      return ObservedWrite(old: old, observers: registry.snapshot(), step: step)
+      return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step)
     }
     // Delivered at once: reads show the old value until the prior callbacks have run.
     shownValue = old
     shownBy = sequence
-    return ObservedWrite(old: old, observers: registry.snapshot(), step: step, showsPriorOf: sequence)
+    return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step, showsPriorOf: sequence)
   }
 
   /// Registers `entry` (``HandlerListState/register(_:extended:site:)``); with `initial`, also
@@ -364,7 +364,13 @@ struct ObservedState<Value: Sendable> {
   /// ``priorRegistrations``).
   @inlinable
   var hasPriorObserver: Bool {
-    registry.entries.contains { !$0.isHole && $0.tag.contains(.prior) }
+    Self.hasPriorObserver(in: registry.entries)
+  }
+
+  /// ``hasPriorObserver`` of `entries` (static: see ``HandlerListState/singlePlainHandler(in:)``).
+  @inlinable
+  static func hasPriorObserver(in entries: ContiguousArray<Entry>) -> Bool {
+    entries.contains { !$0.isHole && $0.tag.contains(.prior) }
   }
 
   // MARK: Invariants

@@ -37,7 +37,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     )
   }
 
-  @inlinable
+  @inlinable @inline(__always)
   func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservationOptions>) -> Result) -> Result {
     gate.withLock { state in body(&state.registry) }
   }
