@@ -1,0 +1,75 @@
+import ClosureKitTestSupport
+import ClosureKitTesting
+import Synchronization
+import Testing
+
+@testable import ClosureKit
+
+/// The randomized model test of an `Observed` box on the one registry: several threads at once
+/// register observers (with and without an owner, with and without the initial callback), cancel
+/// them, drop owners, and write, with the box's invariants (`verifyObservedInvariants()`: the
+/// registry's and the delivery state machine's) checked after every operation.
+///
+/// The model: every write is `modify { $0 += 1 }`, so the values are the write order, and each
+/// observer must see them increasing (queued writes may be merged into one change, never
+/// reordered); and at the end every observer has ended and every capture is released.
+@Suite struct ObservedModelTests {
+  final class Owner: Sendable {}
+
+  @Test(.heavy) func manyThreadsObservingCancellingWritingAndOwnersDyingKeepTheInvariants() async {
+    let box = Observed(0)
+    let liveCaptures = Shared(0)
+    let violations = Recorder<String>()
+    let threads = 4
+    let rounds = modelRounds(1_200)
+    let finished = await onOwnThreads(0..<threads) { thread in
+      var random = SeededGenerator(seed: UInt64(thread) &* 104_729 &+ 3)
+      var tokens: [Subscription] = []
+      var owners: [Owner] = []
+      for _ in 0..<rounds {
+        switch Int.random(in: 0..<100, using: &random) {
+        case 0..<30:
+          let last = Shared(-1)
+          liveCaptures.value.add(1, ordering: .relaxed)
+          let capture = CallsOnDeinit { liveCaptures.value.subtract(1, ordering: .relaxed) }
+          let options: ObservationOptions =
+            [[.new], [.old, .new], [.initial, .new], [.prior, .old, .new]].randomElement(using: &random)!
+          let body: @Sendable (Change<Int>) -> Void = { change in
+            withExtendedLifetime(capture) {
+              guard !change.isPrior, let new = change.newValue else { return }
+              let previous = last.value.exchange(new, ordering: .relaxed)
+              if new <= previous {
+                violations.append("values out of write order: \(previous) then \(new)")
+              }
+            }
+          }
+          let token: Subscription
+          if Bool.random(using: &random) {
+            let owner = Owner()
+            owners.append(owner)
+            token = box.observing(options).addHandler(owner: owner) { _, change in body(change) }
+          } else {
+            token = box.observe(options: options, body)
+          }
+          tokens.append(token)
+        case 30..<50:
+          guard !tokens.isEmpty else { continue }
+          tokens.remove(at: Int.random(in: 0..<tokens.count, using: &random)).cancel()
+        case 50..<58:
+          if !owners.isEmpty { owners.remove(at: Int.random(in: 0..<owners.count, using: &random)) }
+        default:
+          box.modify { $0 += 1 }
+        }
+        if !box.storage.verifyObservedInvariants() { violations.append("invariants") }
+      }
+      for token in tokens { token.cancel() }
+      owners.removeAll()
+    }
+    #expect(finished)
+    box.modify { $0 += 1 }
+    #expect(box.observerCount == 0)
+    #expect(box.storage.verifyObservedInvariants())
+    #expect(liveCaptures.value.load(ordering: .relaxed) == 0)
+    #expect(violations.values.isEmpty, "\(Set(violations.values))")
+  }
+}
