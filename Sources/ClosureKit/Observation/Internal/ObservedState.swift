@@ -3,142 +3,6 @@
 
 public import Synchronization
 
-/// Who delivers an `Observed` box's callbacks, in an `Atomic<UInt8>` of the box's storage: the one
-/// piece of its state that a thread changes without the lock (the delivering thread leaving when
-/// nothing was queued, the write fast path), so it is read and set with atomic operations also
-/// under the lock.
-///
-/// - `idle`: nobody delivers. Only a thread holding the lock leaves it (becoming the delivering
-///   thread, ``ObservedState/deliverer``).
-/// - `delivering`: a thread delivers and nothing is queued. The delivering thread leaves it without
-///   the lock, to `idle` by a compare-and-swap; a writer holding the lock, to `queued` by one: the
-///   one that fails sees the other's result.
-/// - `queued`: a thread delivers and changes are queued for it (`ObservedState.pending`). Left only
-///   under the lock.
-@usableFromInline
-enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
-  case idle
-  case delivering
-  case queued
-}
-
-/// One change for the observers of a box: a write, or a registration's initial callback.
-///
-/// A struct, not an enum with a case for each: a generic enum's payloads are copied through its
-/// value witnesses even in code specialised for the value type, which tripled a write's cost.
-@usableFromInline
-struct ObservedChange<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
-
-  /// The value the write replaced; `nil` for an initial callback.
-  @usableFromInline let old: Value?
-  /// The value written; for an initial callback, the value at registration.
-  @usableFromInline let new: Value
-  /// Who is told: for a write, the observers registered before it (a snapshot of the registry);
-  /// for an initial callback, the registration's own entry.
-  @usableFromInline let observers: ContiguousArray<Entry>
-  /// The registry's version of `observers`, for a write (queued writes to the same observers are
-  /// delivered as one change); -1 for an initial callback.
-  @usableFromInline let version: Int
-
-  /// A write.
-  @inlinable
-  init(old: Value, new: Value, observers: ContiguousArray<Entry>, version: Int) {
-    self.old = old
-    self.new = new
-    self.observers = observers
-    self.version = version
-  }
-
-  /// The initial callback of the registration `entry`.
-  @inlinable
-  init(initial value: Value, for entry: Entry) {
-    self.old = nil
-    self.new = value
-    self.observers = [entry]
-    self.version = -1
-  }
-
-  /// Whether this is an initial callback.
-  @inlinable var isInitial: Bool { version < 0 }
-}
-
-/// Who delivers a change, as ``ObservedState/schedule(_:by:)`` decides.
-@usableFromInline
-enum ObservedStep: UInt8 {
-  /// Nobody is told now: the change is queued for the delivering thread (another one, or this one
-  /// further up its stack), or there is nobody to tell.
-  case none
-  /// The caller queues the change for the delivering thread (``ObservedState/pending``); then
-  /// `none`.
-  case queue
-  /// This thread delivers the change now (it is the delivering thread, and nothing is queued).
-  case deliver
-  /// This thread became the delivering thread: it delivers the change, then what was queued
-  /// meanwhile, and leaves (``ObservedState/leave(_:)``).
-  case deliverAndLeave
-}
-
-/// What a write's thread does after the lock. Optionals-free: a write is the hot path, and a
-/// struct of generic optionals is copied and destroyed through value witnesses even in code
-/// specialised for the value type.
-@usableFromInline
-struct ObservedWrite<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
-
-  /// The value the write replaced (released with the struct when nobody is told).
-  @usableFromInline let old: Value
-  /// The observers to tell now; empty when ``step`` is `none`, or when ``single`` is set.
-  @usableFromInline let observers: ContiguousArray<Entry>
-  /// The handler of the one observer to tell, when there is exactly one, plain (immediate, without
-  /// an owner) and not a one-shot: its handler and options are copied instead of the observers
-  /// (the common case costs one retain less). Not the entry itself: an optional of a generic
-  /// struct is copied through value witnesses.
-  @usableFromInline let single: HandlerCall<Change<Value>>?
-  /// The options of ``single``'s observer.
-  @usableFromInline let singleOptions: ObservationOptions
-  /// Who delivers.
-  @usableFromInline let step: ObservedStep
-  /// The write whose old value reads show until its prior callbacks have run
-  /// (``ObservedState/endPrior(of:)``), or 0.
-  @usableFromInline let showsPriorOf: Int
-
-  @inlinable
-  init(
-    old: Value,
-    observers: ContiguousArray<Entry> = [],
-    single: HandlerCall<Change<Value>>? = nil,
-    singleOptions: ObservationOptions = [],
-    step: ObservedStep = .none,
-    showsPriorOf: Int = 0
-  ) {
-    self.old = old
-    self.observers = observers
-    self.single = single
-    self.singleOptions = singleOptions
-    self.step = step
-    self.showsPriorOf = showsPriorOf
-  }
-}
-
-/// What a registration's thread does after the lock: deliver its initial callback, or nothing.
-@usableFromInline
-struct ObservedRegistration<Value: Sendable> {
-  /// What the registry left to do.
-  @usableFromInline let outcome: RegistrationOutcome
-  /// The initial callback to deliver now, if ``step`` says so.
-  @usableFromInline let initial: ObservedChange<Value>?
-  /// Who delivers it.
-  @usableFromInline let step: ObservedStep
-
-  @inlinable
-  init(_ outcome: RegistrationOutcome, initial: ObservedChange<Value>? = nil, step: ObservedStep = .none) {
-    self.outcome = outcome
-    self.initial = initial
-    self.step = step
-  }
-}
-
 /// The value of an `Observed` box, its observers (the one registry, ``HandlerListState``) and who
 /// delivers their callbacks, guarded by the box's ``GateLock``.
 ///
@@ -233,7 +97,9 @@ struct ObservedState<Value: Sendable> {
     guard registry.liveCount > 0 else { return ObservedWrite(old: old) }
     let step = schedule(by: me, phase: phase)
     if step == .queue {
-      pending.append(ObservedChange(old: old, new: new, observers: HandlerListState.snapshot(of: registry.entries), version: registry.version))
+      pending.append(
+        ObservedChange(
+          old: old, new: new, observers: HandlerListState.snapshot(of: registry.entries), version: registry.version))
       return ObservedWrite(old: old)
     }
     guard priorRegistrations > 0, Self.hasPriorObserver(in: registry.entries) else {
@@ -245,7 +111,8 @@ struct ObservedState<Value: Sendable> {
     // Delivered at once: reads show the old value until the prior callbacks have run.
     shownValue = old
     shownBy = sequence
-    return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step, showsPriorOf: sequence)
+    return ObservedWrite(
+      old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step, showsPriorOf: sequence)
   }
 
   /// Registers `entry` (``HandlerListState/register(_:extended:site:)``); with `initial`, also
@@ -382,7 +249,8 @@ struct ObservedState<Value: Sendable> {
     let current = phase.load(ordering: .relaxed)
     precondition(hasPending == (current == .queued), "Observed: changes queued but not in the queued phase")
     precondition(pending[pendingHead...].allSatisfy { $0 != nil }, "Observed: a hole in the queue")
-    precondition(pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
+    precondition(
+      pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
     return registry.verifyInvariants()

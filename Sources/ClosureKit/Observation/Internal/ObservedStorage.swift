@@ -55,7 +55,9 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func write(_ newValue: Value) {
     let me = currentThreadHandle
     guard let isEqual else {
-      let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { $0.write(newValue, by: me, endingModify: false, phase: phase) }
+      let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) {
+        $0.write(newValue, by: me, endingModify: false, phase: phase)
+      }
       return run(write, new: newValue, me)
     }
     // `==` is the user's code: it runs outside the lock, and the write is made only if no other
