@@ -104,6 +104,9 @@ typedef __darwin_pthread_key_t pthread_key_t;
 // @convention(c) (UnsafeMutableRawPointer) -> UnsafeMutableRawPointer?, UnsafeMutableRawPointer?)`:
 // the start routine's context is NOT optional (`swift-synthesize-interface` on the SDK's Darwin
 // module prints exactly that; Scripts/compare-stubs.sh checks it).
+// The mutex types, from the same header's `#define`s.
+#define PTHREAD_MUTEX_NORMAL 0
+#define PTHREAD_MUTEX_ERRORCHECK 1
 #pragma clang assume_nonnull begin
 int pthread_cond_broadcast(pthread_cond_t *);
 int pthread_cond_destroy(pthread_cond_t *);
@@ -120,12 +123,16 @@ int pthread_join(pthread_t, void *_Nullable *_Nullable);
 int pthread_key_create(pthread_key_t *, void (*_Nullable)(void *));
 int pthread_mutex_destroy(pthread_mutex_t *);
 int pthread_mutex_init(pthread_mutex_t *__restrict, const pthread_mutexattr_t *_Nullable __restrict);
+int pthread_mutexattr_destroy(pthread_mutexattr_t *);
+int pthread_mutexattr_init(pthread_mutexattr_t *);
+int pthread_mutexattr_settype(pthread_mutexattr_t *, int);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
   "Use OSAllocatedUnfairLock's withLock or NSLock for async-safe scoped locking")
 int pthread_mutex_lock(pthread_mutex_t *);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC(
   "Use OSAllocatedUnfairLock's withLock or NSLock for async-safe scoped locking")
 int pthread_mutex_unlock(pthread_mutex_t *);
+pthread_t pthread_self(void);
 __PTHREAD_SWIFT_UNAVAILABLE_FROM_ASYNC("Use Task Local Values instead")
 int pthread_setspecific(pthread_key_t, const void *_Nullable);
 #pragma clang assume_nonnull end
@@ -167,6 +174,7 @@ int pthread_set_qos_class_self_np(qos_class_t __qos_class, int __relative_priori
 // through the overlay's `errno` variable)
 extern int *__error(void);
 #define EINTR 4
+#define EDEADLK 11
 #define EAGAIN 35
 
 // xnu: bsd/sys/signal.h @ xnu-11417.101.15
