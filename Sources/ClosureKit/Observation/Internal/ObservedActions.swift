@@ -28,7 +28,7 @@ enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
 /// value witnesses even in code specialised for the value type, which tripled a write's cost.
 @usableFromInline
 struct ObservedChange<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
 
   /// The value the write replaced; `nil` for an initial callback.
   @usableFromInline let old: Value?
@@ -84,19 +84,17 @@ enum ObservedStep: UInt8 {
 /// specialised for the value type.
 @usableFromInline
 struct ObservedWrite<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
 
   /// The value the write replaced (released with the struct when nobody is told).
   @usableFromInline let old: Value
   /// The observers to tell now; empty when ``step`` is `none`, or when ``single`` is set.
   @usableFromInline let observers: ContiguousArray<Entry>
-  /// The handler of the one observer to tell, when there is exactly one, plain (immediate, without
-  /// an owner) and not a one-shot: its handler and options are copied instead of the observers
-  /// (the common case costs one retain less). Not the entry itself: an optional of a generic
-  /// struct is copied through value witnesses.
-  @usableFromInline let single: HandlerCall<Change<Value>>?
-  /// The options of ``single``'s observer.
-  @usableFromInline let singleOptions: ObservationOptions
+  /// The handler of the one observer to tell, borrowed (see `ObservedBorrow.swift`), when there
+  /// is exactly one, plain and not a one-shot; the observers are not copied then.
+  @usableFromInline let borrowed: Unmanaged<ObservedHandlerBox<Value>>?
+  /// The options of ``borrowed``'s observer.
+  @usableFromInline let options: ObservationOptions
   /// Who delivers.
   @usableFromInline let step: ObservedStep
   /// The write whose old value reads show until its prior callbacks have run
@@ -107,15 +105,15 @@ struct ObservedWrite<Value: Sendable> {
   init(
     old: Value,
     observers: ContiguousArray<Entry> = [],
-    single: HandlerCall<Change<Value>>? = nil,
-    singleOptions: ObservationOptions = [],
+    borrowed: Unmanaged<ObservedHandlerBox<Value>>? = nil,
+    options: ObservationOptions = [],
     step: ObservedStep = .none,
     showsPriorOf: Int = 0
   ) {
     self.old = old
     self.observers = observers
-    self.single = single
-    self.singleOptions = singleOptions
+    self.borrowed = borrowed
+    self.options = options
     self.step = step
     self.showsPriorOf = showsPriorOf
   }

@@ -25,10 +25,10 @@ public import Synchronization
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
 @usableFromInline
 struct ObservedState<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
 
   /// The observers, each entry's tag its options.
-  @usableFromInline var registry = HandlerListState<Change<Value>, ObservationOptions>()
+  @usableFromInline var registry = HandlerListState<Change<Value>, ObservedTag<Value>>()
   /// The value of the last write.
   @usableFromInline var value: Value
   /// While the prior callbacks of a write delivered at once run: the value reads show (the old
@@ -49,6 +49,12 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var modifier: Int?
   /// How many `modify` bodies the ``modifier`` runs (nested ones included).
   @usableFromInline var modifyDepth = 0
+  /// The handler box the delivering thread has borrowed for its write (``borrowSingle()``), or
+  /// `nil`; meaningful only while the phase is not `idle` (see `ObservedBorrow.swift`).
+  @usableFromInline var borrowed: Unmanaged<ObservedHandlerBox<Value>>?
+  /// Borrowed boxes whose entries a change of the registry may have removed, kept until the
+  /// delivering thread leaves (``parkBorrowed(phase:)``).
+  @usableFromInline var retired: [ObservedHandlerBox<Value>] = []
   /// How many observers ever asked for ``ObservationOptions/prior``: while none did, a write
   /// looks for none.
   @usableFromInline var priorRegistrations = 0
@@ -61,7 +67,7 @@ struct ObservedState<Value: Sendable> {
   /// Whether the box has few observers, so that debug builds check the invariants after every
   /// transition (the check is O(n)).
   @inlinable var isSmall: Bool {
-    registry.entries.count <= HandlerListState<Change<Value>, ObservationOptions>.checkedSize
+    registry.entries.count <= HandlerListState<Change<Value>, ObservedTag<Value>>.checkedSize
   }
 
   /// Whether a change waits for the delivering thread.
@@ -103,9 +109,7 @@ struct ObservedState<Value: Sendable> {
       return ObservedWrite(old: old)
     }
     guard priorRegistrations > 0, Self.hasPriorObserver(in: registry.entries) else {
-      if let single = HandlerListState.singlePlainHandler(in: registry.entries) {
-        return ObservedWrite(old: old, single: single, singleOptions: registry.entries[0].tag, step: step)
-      }
+      if let (box, options) = borrowSingle() { return ObservedWrite(old: old, borrowed: box, options: options, step: step) }
       return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step)
     }
     // Delivered at once: reads show the old value until the prior callbacks have run.
@@ -126,7 +130,7 @@ struct ObservedState<Value: Sendable> {
     phase: borrowing Atomic<DeliveryPhase>
   ) -> ObservedRegistration<Value> {
     defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
-    let isPrior = entry.tag.contains(.prior)
+    let isPrior = entry.tag.options.contains(.prior)
     let outcome = registry.register(entry, extended: extended, site: nil)
     guard outcome.isAppended else { return ObservedRegistration(outcome) }
     if isPrior { priorRegistrations += 1 }
@@ -163,6 +167,7 @@ struct ObservedState<Value: Sendable> {
   @inlinable @inline(__always)
   mutating func become(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
     deliverer = me
+    borrowed = nil
     phase.store(.delivering, ordering: .relaxed)
     return .deliverAndLeave
   }
@@ -170,18 +175,27 @@ struct ObservedState<Value: Sendable> {
   /// On the delivering thread, after a change, when its lock-free leave failed (the phase is
   /// `queued`): the next queued change to deliver; or `nil`, having left (in the same critical
   /// section, so no change is left behind). Taking the last queued change sets the phase back to
-  /// `delivering`, so that the next leave needs no lock.
+  /// `delivering`, so that the next leave needs no lock. Also ends the thread's borrow, and hands
+  /// back what was parked for it (see `ObservedBorrow.swift`).
   ///
   /// Queued writes are taken together with the writes queued right after them for the same
   /// observers, as one change, from the first one's old value to the last one's new value: so a
   /// handler is not handed values that later writes have already replaced (two boxes bound both
   /// ways by handlers that copy `newValue` chased each other forever with such values).
   @inlinable
-  mutating func leave(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedChange<Value>? {
+  mutating func leave(
+    _ me: Int,
+    phase: borrowing Atomic<DeliveryPhase>
+  ) -> (next: ObservedChange<Value>?, parked: [ObservedHandlerBox<Value>]) {
     precondition(deliverer == me, "Observed: leave by a thread that is not delivering")
+    // The thread's calls have returned: its borrow has ended, and what was parked for it can go
+    // (released by the caller, after the lock).
+    borrowed = nil
+    let parked = retired
+    if !retired.isEmpty { retired = [] }
     guard hasPending, let first = pending[pendingHead] else {
       phase.store(.idle, ordering: .releasing)
-      return nil
+      return (nil, parked)
     }
     pending[pendingHead] = nil
     pendingHead += 1
@@ -199,7 +213,7 @@ struct ObservedState<Value: Sendable> {
       phase.store(.delivering, ordering: .relaxed)
     }
     assert(verifyInvariants(phase: phase))
-    return taken
+    return (taken, parked)
   }
 
   /// After the prior callbacks of write `sequence`, delivered at once: reads show the value again
@@ -237,7 +251,7 @@ struct ObservedState<Value: Sendable> {
   /// ``hasPriorObserver`` of `entries` (static: see ``HandlerListState/singlePlainHandler(in:)``).
   @inlinable
   static func hasPriorObserver(in entries: ContiguousArray<Entry>) -> Bool {
-    entries.contains { !$0.isHole && $0.tag.contains(.prior) }
+    entries.contains { !$0.isHole && $0.tag.options.contains(.prior) }
   }
 
   // MARK: Invariants
@@ -247,7 +261,9 @@ struct ObservedState<Value: Sendable> {
   @inlinable
   func verifyInvariants(phase: borrowing Atomic<DeliveryPhase>) -> Bool {
     let current = phase.load(ordering: .relaxed)
-    precondition(hasPending == (current == .queued), "Observed: changes queued but not in the queued phase")
+    precondition(
+      (hasPending || !retired.isEmpty) == (current == .queued),
+      "Observed: changes queued or handlers parked, but not in the queued phase")
     precondition(pending[pendingHead...].allSatisfy { $0 != nil }, "Observed: a hole in the queue")
     precondition(
       pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")

@@ -17,7 +17,7 @@ public import Synchronization
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @unchecked Sendable {
   @usableFromInline typealias Payload = Change<Value>
-  @usableFromInline typealias Tag = ObservationOptions
+  @usableFromInline typealias Tag = ObservedTag<Value>
 
   /// The box's state and the lock that guards it.
   @usableFromInline let gate: GateLock<ObservedState<Value>>
@@ -38,8 +38,12 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   }
 
   @inlinable @inline(__always)
-  func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservationOptions>) -> Result) -> Result {
-    gate.withLock { state in body(&state.registry) }
+  func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservedTag<Value>>) -> Result) -> Result {
+    gate.withLock { state in
+      // Every removal of an entry comes through here: an outstanding borrow is parked first.
+      state.parkBorrowed(phase: phase)
+      return body(&state.registry)
+    }
   }
 
   // MARK: Reading and writing
@@ -121,7 +125,9 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
       extended = ExtendedNode(source: self, isOnce: false, delivery: delivery)
       node = extended!
     }
-    let entry = Entry(node: node, tag: options, handler: handler)
+    // The entry's handler holds the box; its tag names it without a reference (ObservedBorrow.swift).
+    let box = ObservedHandlerBox(handler)
+    let entry = Entry(node: node, tag: ObservedTag(options: options, box: box), handler: { [box] in box.call($0) })
     let me = currentThreadHandle
     let registration = gate.withLock { state in
       state.register(entry, extended: extended, initial: options.contains(.initial), by: me, phase: phase)
@@ -153,17 +159,18 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func run(_ write: borrowing ObservedWrite<Value>, new: Value, _ me: Int) {
     guard write.step != .none else { return }
     let old = write.old
-    if write.single != nil {
-      // Called in place (a bound copy cost a retain and a release of its captures).
-      write.single?(write.singleOptions.postChange(old: old, new: new))
+    if let borrowed = write.borrowed {
+      // Borrowed: no retain and release of the handler's captures (see `ObservedBorrow.swift`).
+      let change = write.options.postChange(old: old, new: new)
+      borrowed._withUnsafeGuaranteedRef { $0.call(change) }
     } else {
       let observers = write.observers
       let shown = write.showsPriorOf
       if shown != 0 {
-        deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+        deliver(to: observers) { $0.options.contains(.prior) ? $0.options.priorChange(old: old) : nil }
         gate.withLock { $0.endPrior(of: shown) }
       }
-      deliver(to: observers) { $0.postChange(old: old, new: new) }
+      deliver(to: observers) { $0.options.postChange(old: old, new: new) }
     }
     if write.step == .deliverAndLeave { leave(me) }
   }
@@ -183,7 +190,9 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   @inlinable @inline(never)
   func deliverQueued(_ me: Int) {
     while !phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
-      guard let next = gate.withLock({ $0.leave(me, phase: phase) }) else { return }
+      let (next, parked) = gate.withLock { $0.leave(me, phase: phase) }
+      withExtendedLifetime(parked) {}  // released after the lock
+      guard let next else { return }
       deliver(next)
     }
   }
@@ -194,10 +203,10 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func deliver(_ change: ObservedChange<Value>) {
     let new = change.new
     guard let old = change.old else {
-      return deliver(to: change.observers) { $0.initialChange(new) }
+      return deliver(to: change.observers) { $0.options.initialChange(new) }
     }
-    deliver(to: change.observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
-    deliver(to: change.observers) { $0.postChange(old: old, new: new) }
+    deliver(to: change.observers) { $0.options.contains(.prior) ? $0.options.priorChange(old: old) : nil }
+    deliver(to: change.observers) { $0.options.postChange(old: old, new: new) }
   }
 
   /// Checks the state's invariants (``ObservedState/verifyInvariants()``); for tests.
