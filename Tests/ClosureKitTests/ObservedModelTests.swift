@@ -73,3 +73,61 @@ import Testing
     #expect(violations.values.isEmpty, "\(Set(violations.values))")
   }
 }
+
+/// The write fast path's borrow (`ObservedBorrow.swift`): a write to one plain observer calls its
+/// handler through a box it does not retain, so every change of the registry during that call must
+/// keep the box until the writing thread leaves. Run under AddressSanitizer in CI, where a box
+/// freed too early is a use after free.
+@Suite struct ObservedBorrowTests {
+  /// The handler cancels its own token during its call, then uses what it captured: the box is
+  /// kept (parked) until the write returns, and the captures are released then.
+  @Test func aHandlerThatCancelsItselfDuringItsCallKeepsItsCapturesUntilTheWriteReturns() {
+    let box = Observed(0)
+    let token = Slot<Subscription>()
+    let seen = Recorder<String>()
+    weak var weakCapture: Tracked?
+    do {
+      let capture = Tracked("capture")
+      weakCapture = capture
+      token.value = box.observe { change in
+        token.value?.cancel()
+        token.value = nil
+        #expect(box.storage.verifyObservedInvariants())
+        seen.append("\(capture.name) \(change.newValue!)")
+      }
+    }
+    box.value = 1  // the first write makes the box
+    #expect(seen.values == ["capture 1"])
+    #expect(weakCapture == nil)
+    #expect(box.observerCount == 0)
+    box.value = 2
+    #expect(seen.values == ["capture 1"])
+    #expect(box.storage.verifyObservedInvariants())
+  }
+
+  /// The second write borrows the box the first made; its handler adds and cancels observers,
+  /// each a change that drops the box while it is borrowed.
+  @Test func changesOfTheObserversDuringABorrowedCallKeepTheBoxAndTheOrder() {
+    let box = Observed(0)
+    let seen = Recorder<String>()
+    let added = Slot<[Subscription]>()
+    let first = box.observe { change in
+      seen.append("first \(change.newValue!)")
+      guard change.newValue == 2 else { return }
+      let extra = box.observe { seen.append("extra \($0.newValue!)") }
+      let gone = box.observe { seen.append("gone \($0.newValue!)") }
+      gone.cancel()
+      added.value = [extra]
+      box.value = 3  // a handler's write, delivered depth-first to the observers before it
+      seen.append("after 3")
+    }
+    box.value = 1
+    box.value = 2
+    box.value = 4
+    #expect(seen.values == ["first 1", "first 2", "first 3", "extra 3", "after 3", "first 4", "extra 4"])
+    #expect(box.storage.verifyObservedInvariants())
+    first.cancel()
+    for token in added.value ?? [] { token.cancel() }
+    #expect(box.observerCount == 0)
+  }
+}

@@ -28,7 +28,7 @@ enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
 /// value witnesses even in code specialised for the value type, which tripled a write's cost.
 @usableFromInline
 struct ObservedChange<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
 
   /// The value the write replaced; `nil` for an initial callback.
   @usableFromInline let old: Value?
@@ -84,7 +84,7 @@ enum ObservedStep: UInt8 {
 /// specialised for the value type.
 @usableFromInline
 struct ObservedWrite<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
 
   /// The value the write replaced (released with the struct when nobody is told).
   @usableFromInline let old: Value
@@ -128,11 +128,19 @@ struct ObservedRegistration<Value: Sendable> {
   @usableFromInline let initial: ObservedChange<Value>?
   /// Who delivers it.
   @usableFromInline let step: ObservedStep
+  /// The single observer's box, dropped by the registration, to release after the lock.
+  @usableFromInline let dropped: ObservedHandlerBox<Value>?
 
   @inlinable
-  init(_ outcome: RegistrationOutcome, initial: ObservedChange<Value>? = nil, step: ObservedStep = .none) {
+  init(
+    _ outcome: RegistrationOutcome,
+    initial: ObservedChange<Value>? = nil,
+    step: ObservedStep = .none,
+    dropped: ObservedHandlerBox<Value>?
+  ) {
     self.outcome = outcome
     self.initial = initial
     self.step = step
+    self.dropped = dropped
   }
 }

@@ -25,10 +25,10 @@ public import Synchronization
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
 @usableFromInline
 struct ObservedState<Value: Sendable> {
-  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservedTag<Value>>
+  @usableFromInline typealias Entry = HandlerEntry<Change<Value>, ObservationOptions>
 
   /// The observers, each entry's tag its options.
-  @usableFromInline var registry = HandlerListState<Change<Value>, ObservedTag<Value>>()
+  @usableFromInline var registry = HandlerListState<Change<Value>, ObservationOptions>()
   /// The value of the last write.
   @usableFromInline var value: Value
   /// While the prior callbacks of a write delivered at once run: the value reads show (the old
@@ -49,11 +49,15 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var modifier: Int?
   /// How many `modify` bodies the ``modifier`` runs (nested ones included).
   @usableFromInline var modifyDepth = 0
-  /// The handler box the delivering thread has borrowed for its write (``borrowSingle()``), or
-  /// `nil`; meaningful only while the phase is not `idle` (see `ObservedBorrow.swift`).
-  @usableFromInline var borrowed: Unmanaged<ObservedHandlerBox<Value>>?
-  /// Borrowed boxes whose entries a change of the registry may have removed, kept until the
-  /// delivering thread leaves (``parkBorrowed(phase:)``).
+  /// The one observer's handler in a box that writes borrow, made by the first write that finds
+  /// exactly one plain observer, dropped by every change of the registry (see `ObservedBorrow.swift`).
+  @usableFromInline var single: ObservedHandlerBox<Value>?
+  /// The options of ``single``'s observer.
+  @usableFromInline var singleOptions: ObservationOptions = []
+  /// Whether the delivering thread calls ``single`` unretained; meaningful only while the phase is
+  /// not `idle`.
+  @usableFromInline var borrowed = false
+  /// Boxes dropped while borrowed, kept until the delivering thread leaves.
   @usableFromInline var retired: [ObservedHandlerBox<Value>] = []
   /// How many observers ever asked for ``ObservationOptions/prior``: while none did, a write
   /// looks for none.
@@ -67,7 +71,7 @@ struct ObservedState<Value: Sendable> {
   /// Whether the box has few observers, so that debug builds check the invariants after every
   /// transition (the check is O(n)).
   @inlinable var isSmall: Bool {
-    registry.entries.count <= HandlerListState<Change<Value>, ObservedTag<Value>>.checkedSize
+    registry.entries.count <= HandlerListState<Change<Value>, ObservationOptions>.checkedSize
   }
 
   /// Whether a change waits for the delivering thread.
@@ -130,18 +134,19 @@ struct ObservedState<Value: Sendable> {
     phase: borrowing Atomic<DeliveryPhase>
   ) -> ObservedRegistration<Value> {
     defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
-    let isPrior = entry.tag.options.contains(.prior)
+    let isPrior = entry.tag.contains(.prior)
     let outcome = registry.register(entry, extended: extended, site: nil)
-    guard outcome.isAppended else { return ObservedRegistration(outcome) }
+    let dropped = dropSingle(phase: phase)
+    guard outcome.isAppended else { return ObservedRegistration(outcome, dropped: dropped) }
     if isPrior { priorRegistrations += 1 }
-    guard initial else { return ObservedRegistration(outcome) }
+    guard initial else { return ObservedRegistration(outcome, dropped: dropped) }
     let change = ObservedChange(initial: value, for: entry)
     let step = schedule(by: me, phase: phase)
     guard step != .queue else {
       pending.append(change)
-      return ObservedRegistration(outcome)
+      return ObservedRegistration(outcome, dropped: dropped)
     }
-    return ObservedRegistration(outcome, initial: change, step: step)
+    return ObservedRegistration(outcome, initial: change, step: step, dropped: dropped)
   }
 
   /// Whether this thread delivers a change now (nobody delivers: it becomes the delivering
@@ -158,7 +163,9 @@ struct ObservedState<Value: Sendable> {
       guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
       else { return become(me, phase: phase) }
     case .queued:
-      break
+      // Queued changes, or only a parked box (ObservedBorrow.swift): a handler's write is still
+      // delivered at once when no change waits.
+      if deliverer == me && !hasPending { return .deliver }
     }
     return .queue
   }
@@ -167,7 +174,7 @@ struct ObservedState<Value: Sendable> {
   @inlinable @inline(__always)
   mutating func become(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
     deliverer = me
-    borrowed = nil
+    borrowed = false
     phase.store(.delivering, ordering: .relaxed)
     return .deliverAndLeave
   }
@@ -190,7 +197,7 @@ struct ObservedState<Value: Sendable> {
     precondition(deliverer == me, "Observed: leave by a thread that is not delivering")
     // The thread's calls have returned: its borrow has ended, and what was parked for it can go
     // (released by the caller, after the lock).
-    borrowed = nil
+    borrowed = false
     let parked = retired
     if !retired.isEmpty { retired = [] }
     guard hasPending, let first = pending[pendingHead] else {
@@ -251,7 +258,7 @@ struct ObservedState<Value: Sendable> {
   /// ``hasPriorObserver`` of `entries` (static: see ``HandlerListState/singlePlainHandler(in:)``).
   @inlinable
   static func hasPriorObserver(in entries: ContiguousArray<Entry>) -> Bool {
-    entries.contains { !$0.isHole && $0.tag.options.contains(.prior) }
+    entries.contains { !$0.isHole && $0.tag.contains(.prior) }
   }
 
   // MARK: Invariants
@@ -269,6 +276,7 @@ struct ObservedState<Value: Sendable> {
       pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
+    precondition(single == nil || registry.entries.count == 1, "Observed: a single box with other observers")
     return registry.verifyInvariants()
   }
 }

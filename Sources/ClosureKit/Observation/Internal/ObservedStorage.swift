@@ -17,7 +17,7 @@ public import Synchronization
 @usableFromInline
 final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @unchecked Sendable {
   @usableFromInline typealias Payload = Change<Value>
-  @usableFromInline typealias Tag = ObservedTag<Value>
+  @usableFromInline typealias Tag = ObservationOptions
 
   /// The box's state and the lock that guards it.
   @usableFromInline let gate: GateLock<ObservedState<Value>>
@@ -38,12 +38,18 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   }
 
   @inlinable @inline(__always)
-  func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservedTag<Value>>) -> Result) -> Result {
-    gate.withLock { state in
-      // Every removal of an entry comes through here: an outstanding borrow is parked first.
-      state.parkBorrowed(phase: phase)
-      return body(&state.registry)
+  func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservationOptions>) -> Result) -> Result {
+    // Every removal of an entry comes through here; a change drops the single observer's box,
+    // released after the lock unless it is borrowed (see `ObservedBorrow.swift`).
+    var dropped: ObservedHandlerBox<Value>?
+    let result = gate.withLock { state in
+      let version = state.registry.version
+      let result = body(&state.registry)
+      if state.registry.version != version { dropped = state.dropSingle(phase: phase) }
+      return result
     }
+    withExtendedLifetime(dropped) {}
+    return result
   }
 
   // MARK: Reading and writing
@@ -125,13 +131,12 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
       extended = ExtendedNode(source: self, isOnce: false, delivery: delivery)
       node = extended!
     }
-    // The entry's handler holds the box; its tag names it without a reference (ObservedBorrow.swift).
-    let box = ObservedHandlerBox(handler)
-    let entry = Entry(node: node, tag: ObservedTag(options: options, box: box), handler: { [box] in box.call($0) })
+    let entry = Entry(node: node, tag: options, handler: handler)
     let me = currentThreadHandle
     let registration = gate.withLock { state in
       state.register(entry, extended: extended, initial: options.contains(.initial), by: me, phase: phase)
     }
+    withExtendedLifetime(registration.dropped) {}  // released after the lock
     finish(registration.outcome, of: node, extended: extended, site: nil)
     if let initial = registration.initial {
       deliver(initial)
@@ -162,15 +167,15 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     if let borrowed = write.borrowed {
       // Borrowed: no retain and release of the handler's captures (see `ObservedBorrow.swift`).
       let change = write.options.postChange(old: old, new: new)
-      borrowed._withUnsafeGuaranteedRef { $0.call(change) }
+      borrowed._withUnsafeGuaranteedRef { $0.callIfLive(change) }
     } else {
       let observers = write.observers
       let shown = write.showsPriorOf
       if shown != 0 {
-        deliver(to: observers) { $0.options.contains(.prior) ? $0.options.priorChange(old: old) : nil }
+        deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
         gate.withLock { $0.endPrior(of: shown) }
       }
-      deliver(to: observers) { $0.options.postChange(old: old, new: new) }
+      deliver(to: observers) { $0.postChange(old: old, new: new) }
     }
     if write.step == .deliverAndLeave { leave(me) }
   }
@@ -203,10 +208,10 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func deliver(_ change: ObservedChange<Value>) {
     let new = change.new
     guard let old = change.old else {
-      return deliver(to: change.observers) { $0.options.initialChange(new) }
+      return deliver(to: change.observers) { $0.initialChange(new) }
     }
-    deliver(to: change.observers) { $0.options.contains(.prior) ? $0.options.priorChange(old: old) : nil }
-    deliver(to: change.observers) { $0.options.postChange(old: old, new: new) }
+    deliver(to: change.observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+    deliver(to: change.observers) { $0.postChange(old: old, new: new) }
   }
 
   /// Checks the state's invariants (``ObservedState/verifyInvariants()``); for tests.
