@@ -113,7 +113,9 @@ struct ObservedState<Value: Sendable> {
       return ObservedWrite(old: old)
     }
     guard priorRegistrations > 0, Self.hasPriorObserver(in: registry.entries) else {
-      if let (box, options) = borrowSingle() { return ObservedWrite(old: old, borrowed: box, options: options, step: step) }
+      if let (box, options) = borrowSingle() {
+        return ObservedWrite(old: old, borrowed: box, options: options, step: step)
+      }
       return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step)
     }
     // Delivered at once: reads show the old value until the prior callbacks have run.
