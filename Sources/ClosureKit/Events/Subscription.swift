@@ -24,7 +24,7 @@ import Synchronization
 /// > finish.
 public class Subscription: @unchecked Sendable, Hashable {
   // @unchecked Sendable: its one stored property is immutable and `Sendable`; a subclass states its
-  // own invariant (`HandlerNode`, `ObservedObserver`).
+  // own invariant (`HandlerNode`, the node of every registry: `Event`, `ControlActions`, `Observed`).
   //
   // Not `final` (and not `open`): an event's or a control's registration record is itself a
   // subclass (`HandlerNode`), so that a registration allocates one object, not a record and a
