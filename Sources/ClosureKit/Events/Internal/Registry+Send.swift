@@ -90,3 +90,24 @@ extension RegistryHost {
     if !ended.isEmpty { remove(ended) }
   }
 }
+
+extension HandlerListState {
+  /// The handler of the one entry, if there is exactly one and it is live, plain and not a
+  /// one-shot: a send or a write then copies that handler instead of the entries (a call copies the
+  /// handler's context anyway, so this saves the array's retain and release). The node is read
+  /// unretained through the entries' buffer, which holds it (the invariants above).
+  ///
+  /// Static, taking the entries alone: a method of the state, called on the state a lock body
+  /// holds `inout`, copied the whole state (a retain and a release of each of its collections).
+  @inlinable @inline(__always)
+  static func singlePlainHandler(in entries: ContiguousArray<Entry>) -> HandlerCall<Payload>? {
+    guard entries.count == 1 else { return nil }
+    return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
+      guard let entry = entries.baseAddress else { return nil }
+      let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
+        node.isPlain && !node.isOnce && !node.hasEnded
+      }
+      return isCalled ? entry.pointee.handler : nil
+    }
+  }
+}
