@@ -15,6 +15,8 @@
 // - a node is used unretained (`Unmanaged._withUnsafeGuaranteedRef`) only while its entry is in
 //   the snapshot, which holds it;
 // - a send never writes the snapshot; removals happen on the list's own entries, under its lock.
+// - `HandlerListState.singlePlainHandler(in:)` reads the registry's own entries, under its lock,
+//   which holds them: its node is used unretained only inside that critical section.
 // `verifyInvariants()` checks the list's side; the snapshot is a value no one else can reach.
 
 extension RegistryHost {
