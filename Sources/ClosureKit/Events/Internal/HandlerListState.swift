@@ -111,12 +111,6 @@ struct HandlerListState<Payload, Tag> {
   /// debug builds, where ThreadSanitizer runs: it cannot see the reference counts that order a
   /// shared buffer's reads before a later in-place change.
   @inlinable
-  func snapshot() -> ContiguousArray<Entry> {
-    Self.snapshot(of: entries)
-  }
-
-  /// ``snapshot()`` of `entries` (static: see ``singlePlainHandler(in:)``).
-  @inlinable
   static func snapshot(of entries: ContiguousArray<Entry>) -> ContiguousArray<Entry> {
     #if DEBUG
       var copy = ContiguousArray<Entry>()

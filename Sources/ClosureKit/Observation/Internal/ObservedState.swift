@@ -22,6 +22,8 @@ public import Synchronization
 ///   from `pendingHead` on holds a change;
 /// - `modifier != nil` exactly while `modifyDepth > 0`;
 /// - `shownValue != nil` only while `shownBy == sequence` (no later write replaced it);
+/// - a box for the single observer (``single``) exists only while the registry holds one entry, and
+///   boxes are parked (``retired``) only in the `queued` phase (see `ObservedBorrow.swift`);
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
 @usableFromInline
 struct ObservedState<Value: Sendable> {
@@ -252,12 +254,6 @@ struct ObservedState<Value: Sendable> {
 
   /// Whether an observer wants prior callbacks (looked for only once one ever asked,
   /// ``priorRegistrations``).
-  @inlinable
-  var hasPriorObserver: Bool {
-    Self.hasPriorObserver(in: registry.entries)
-  }
-
-  /// ``hasPriorObserver`` of `entries` (static: see ``HandlerListState/singlePlainHandler(in:)``).
   @inlinable
   static func hasPriorObserver(in entries: ContiguousArray<Entry>) -> Bool {
     entries.contains { !$0.isHole && $0.tag.contains(.prior) }

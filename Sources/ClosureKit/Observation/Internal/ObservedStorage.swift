@@ -6,8 +6,9 @@ public import Synchronization
 /// A ``RegistryHost``: its observers live in the one registry, inside the box's state
 /// (``ObservedState``), under the box's ``GateLock``, so that a write stores its value and takes
 /// its observers in one critical section. Every operation is a transition of that state, under the
-/// lock, that returns what this thread does after it (``ObservedAction``): deliver a change, then
-/// what was queued meanwhile; release a replaced value; nothing.
+/// lock, that returns what this thread does after it (``ObservedWrite``, ``ObservedRegistration``,
+/// ``ObservedChange``): deliver a change, then what was queued meanwhile; release a replaced
+/// value; nothing.
 ///
 /// `modify` is the one writer that waits: other threads' writes wait (``GateLock``) while its body
 /// runs on a copy (never while handlers run), so the read-modify-write is atomic.
@@ -214,7 +215,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     deliver(to: change.observers) { $0.postChange(old: old, new: new) }
   }
 
-  /// Checks the state's invariants (``ObservedState/verifyInvariants()``); for tests.
+  /// Checks the state's invariants (``ObservedState/verifyInvariants(phase:)``); for tests.
   package func verifyObservedInvariants() -> Bool {
     gate.withLock { $0.verifyInvariants(phase: phase) }
   }
