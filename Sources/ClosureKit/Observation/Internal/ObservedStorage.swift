@@ -120,18 +120,16 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     owner: (any AnyObject & Sendable)?,
     handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> Subscription {
-    let node: HandlerNode
-    let extended: ExtendedNode?
-    if let owner {
-      extended = makeOwnedNode(owner, delivery: delivery)
-      node = extended!
-    } else if delivery.isImmediate {
-      node = HandlerNode(source: self, isOnce: false, isPlain: true)
-      extended = nil
-    } else {
-      extended = ExtendedNode(source: self, isOnce: false, delivery: delivery)
-      node = extended!
-    }
+    // The nodes `RegistryHost.add` makes: plain when immediate and without an owner, else extended.
+    let extended: ExtendedNode? =
+      if let owner {
+        makeOwnedNode(owner, delivery: delivery)
+      } else if delivery.isImmediate {
+        nil
+      } else {
+        ExtendedNode(source: self, isOnce: false, delivery: delivery)
+      }
+    let node = extended ?? HandlerNode(source: self, isOnce: false, isPlain: true)
     let entry = Entry(node: node, tag: options, handler: handler)
     let me = currentThreadHandle
     let registration = gate.withLock { state in
