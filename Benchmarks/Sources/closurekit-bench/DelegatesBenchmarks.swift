@@ -10,9 +10,6 @@ let delegatesSuite = Suite(name: "delegates") {
   saxBenchmark(megabytes: 10, rounds: 7)
   saxBenchmark(megabytes: 100, rounds: 3)
   saxPeakMemoryBenchmark(megabytes: 100)
-  for observers in [1, 10, 100] {
-    notificationBenchmark(observers: observers)
-  }
   delegateSlotBenchmark()
 }
 
@@ -220,45 +217,6 @@ func threadCPUNanoseconds(_ body: () -> Void) -> Double {
   body()
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &end)
   return Double(end.tv_sec - start.tv_sec) * 1e9 + Double(end.tv_nsec - start.tv_nsec)
-}
-
-/// One post to N observers: ClosureKit's tokens against Foundation's own block observers.
-func notificationBenchmark(observers: Int) {
-  let iterations = 200_000 / observers
-  var table = Table("NotificationCenter.post to \(observers) observer(s)")
-  let counter = Counter()
-  let name = Notification.Name("closurekit.bench.delegates")
-
-  let foundationCenter = NotificationCenter()
-  let tokens = (0..<observers).map { _ in
-    foundationCenter.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
-  }
-  table.add(
-    "Foundation block observers",
-    nanoseconds(iterations: iterations) { foundationCenter.post(name: name, object: nil) },
-    baseline: true
-  )
-  for token in tokens { foundationCenter.removeObserver(token) }
-
-  let center = NotificationCenter()
-  let bag = SubscriptionBag()
-  for _ in 0..<observers { center.observing(name).addHandler { _ in counter.value &+= 1 }.store(in: bag) }
-  table.add(
-    "observing(_:).addHandler tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
-  bag.cancelAll()
-
-  let ownerCenter = NotificationCenter()
-  let owner = BenchmarkOwner()
-  let ownerBag = SubscriptionBag()
-  for _ in 0..<observers {
-    ownerCenter.observing(name).addHandler(owner: owner) { _, _ in counter.value &+= 1 }.store(in: ownerBag)
-  }
-  table.add(
-    "observing(_:).addHandler(owner:) tokens",
-    nanoseconds(iterations: iterations) { ownerCenter.post(name: name, object: nil) })
-  ownerBag.cancelAll()
-  table.print()
-  blackHole(counter.value)
 }
 
 /// An owner for owner-bound benchmark handlers.

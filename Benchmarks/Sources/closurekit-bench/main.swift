@@ -13,6 +13,7 @@ let suites: [Suite] = [
   timersSuite,
   timersLoadSuite,
   delegatesSuite,
+  notificationsSuite,
   networkSuite,
   asyncFormsSuite,
   asyncValuesSuite,

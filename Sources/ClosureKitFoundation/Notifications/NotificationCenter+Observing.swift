@@ -17,12 +17,17 @@ extension NotificationCenter {
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
   ///   - object: Only notifications posted with this object, or `nil` (the default) for any sender.
-  /// - Returns: A source; each registration through it adds one block observer to this center.
+  /// - Returns: A source. The registrations of one center, name and sender (`nil`, or the same
+  ///   object) share one block observer of the center, added with the first and removed with the
+  ///   last: the handlers of a post run in registration order, at that observer's place among the
+  ///   center's other observers.
   ///
   /// > Important: Safe from any thread. With `Delivery.immediate` a handler runs on the posting
   /// > thread, before `post` returns. After `cancel()` returns no delivery starts, also one already
-  /// > queued; the observer is removed from the center. An owner-bound observer whose owner is gone
-  /// > is removed at the next matching post.
+  /// > queued; with the last handler of its name and sender, the observer is removed from the
+  /// > center. An owner-bound handler whose owner is gone is removed at the next matching post (or
+  /// > registration). Senders match as in Foundation, by identity: a sender that is not a class
+  /// > instance gets an observer of its own.
   public func observing(_ name: Notification.Name?, object: Any? = nil) -> NotificationSource {
     NotificationSource(center: self, name: name, object: object)
   }
@@ -36,12 +41,13 @@ extension NotificationCenter {
 /// saves.addHandler(on: .queue(.global())) { note in print("saved", note.name.rawValue) }
 /// ```
 ///
-/// > Important: Each registration is one block observer of the center, removed when its token is
-/// > cancelled, its owner is found deallocated, or (`once`) it has run.
-public struct NotificationSource: FlattenedHandlerSource, @unchecked Sendable {
+/// > Important: The registrations of one center, name and sender share one block observer of the
+/// > center; a handler is removed when its token is cancelled, its owner is found deallocated, or
+/// > (`once`) it has run, and the observer with the last handler.
+public struct NotificationSource: HandlerSource, @unchecked Sendable {
   // @unchecked Sendable: `object` (`Any?`, as in Foundation's `addObserver(forName:object:queue:using:)`)
-  // is never read or written here: it is only handed to the center, as the sender to match, which
-  // Foundation does from any thread. The center and the name are Sendable.
+  // is never read or written here: only its identity is taken, and it is handed to the center, as
+  // the sender to match, which Foundation does from any thread. The center and the name are Sendable.
 
   /// Each call hands over the posted notification.
   ///
@@ -59,32 +65,46 @@ public struct NotificationSource: FlattenedHandlerSource, @unchecked Sendable {
   /// The sender to match, or `nil` for any.
   let object: Any?
 
-  /// Adds the block observer, the store behind `FlattenedHandlerSource`'s `register`; it ends
-  /// itself at the first post that finds `owner` deallocated.
-  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
-    let (delivery, owner, handler) = (added.delivery, added.owner, added.handler)
-    let observation = NotificationObservation(center: center)
-    let isOwnerBound = owner != nil
-    weak let weakOwner = owner
-    let token: any NSObjectProtocol
-    if delivery.isImmediate {
-      token = center.addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-        guard !observation.isEnded else { return }
-        if isOwnerBound && weakOwner == nil { return observation.end() }
-        handler(notification)
-      }
-    } else {
-      token = center.addObserver(forName: name, object: object, queue: nil) { [observation] notification in
-        guard !observation.isEnded else { return }
-        if isOwnerBound && weakOwner == nil { return observation.end() }
-        let transfer = NotificationTransfer(notification: notification)
-        delivery.execute {
-          guard !observation.isEnded else { return }
-          handler(transfer.notification)
-        }
-      }
+  /// Registers `handler` on the list this center, name and sender share (see
+  /// ``NotificationCenter/observing(_:object:)``): the primitive behind `addHandler` and `once`,
+  /// which are the methods to call.
+  ///
+  /// ```swift
+  /// let saves = NotificationCenter.default.observing(.documentSaved)
+  /// let token = saves.register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Notification>.plain { print($0.name) })
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - once: Whether the handler ends after its first call.
+  ///   - delivery: Where the handler runs.
+  ///   - file: The `#fileID` of the registration.
+  ///   - line: The `#line` of the registration.
+  ///   - handler: The closure, with its owner if it has one.
+  /// - Returns: A token that removes this one handler; dropping it does not.
+  ///
+  /// > Important: The rules of ``NotificationCenter/observing(_:object:)``.
+  public func register<Owner: AnyObject & Sendable>(
+    once: Bool,
+    on delivery: consuming Delivery,
+    file: StaticString,
+    line: UInt,
+    _ handler: consuming SourceHandler<Owner, Notification>
+  ) -> Subscription {
+    let relayed: SourceHandler<Owner, NotificationTransfer>
+    switch handler {
+    case .plain(let handler):
+      relayed = .plain { handler($0.notification) }
+    case .owned(let owner, let handler):
+      relayed = .owned(owner) { handler($0, $1.notification) }
     }
-    observation.attach(token)
-    return Subscription(source: observation, node: nil)
+    return NotificationRelays.register(
+      center: center,
+      name: name,
+      object: object,
+      once: once,
+      on: delivery,
+      site: RegistrationSite(fileID: file, line: line),
+      relayed
+    )
   }
 }

@@ -179,7 +179,7 @@ struct HandlerCall<Payload>: Sendable {
 ///
 /// `@unchecked Sendable`: no state of its own; ``HandlerList`` states its own.
 @usableFromInline
-class HandlerListSource: SubscriptionSource, @unchecked Sendable {
+package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
   /// Removes ended nodes from the list (``HandlerList/remove(_:)``), as compiled for its payload
   /// and tag types: made by ``HandlerList``'s init in the client's own specialised code, so that a
   /// cancel, which reaches the list through the non-generic ``SubscriptionSource``, runs

@@ -18,6 +18,10 @@ protocol RegistryHost<Payload, Tag>: HandlerListSource {
 
   /// Runs `body` on the registry under the host's lock; `body` must not call back into the host.
   func withRegistry<Result>(_ body: (inout HandlerListState<Payload, Tag>) -> Result) -> Result
+
+  /// Called after every removal, outside the lock: a `FanOutList` detaches its upstream observer
+  /// when its last handler is gone. The other hosts do nothing.
+  func didRemoveHandlers()
 }
 
 extension RegistryHost {
@@ -34,12 +38,8 @@ extension RegistryHost {
     site: RegistrationSite,
     handler: @escaping @Sendable (Payload) -> Void
   ) -> Subscription {
-    if delivery.isImmediate {
-      let node = HandlerNode(source: self, isOnce: once, isPlain: true)
-      return register(Entry(node: node, tag: tag, handler: handler), extended: nil, site: site)
-    }
-    let node = ExtendedNode(source: self, isOnce: once, delivery: delivery)
-    return register(Entry(node: node, tag: tag, handler: handler), extended: node, site: site)
+    let (entry, extended) = makeEntry(tag: tag, once: once, delivery: delivery, handler: handler)
+    return register(entry, extended: extended, site: site)
   }
 
   /// Registers a handler bound to `owner` and returns its token.
@@ -52,13 +52,41 @@ extension RegistryHost {
     site: RegistrationSite,
     handler: @escaping @Sendable (Owner, Payload) -> Void
   ) -> Subscription {
+    let (entry, extended) = makeEntry(tag: tag, once: once, owner: owner, delivery: delivery, handler: handler)
+    return register(entry, extended: extended, site: site)
+  }
+
+  /// The entry of a handler without an owner, and its node when that is an ``ExtendedNode``.
+  @inlinable @inline(__always)
+  func makeEntry(
+    tag: Tag,
+    once: Bool,
+    delivery: __owned Delivery,
+    handler: @escaping @Sendable (Payload) -> Void
+  ) -> (Entry, ExtendedNode?) {
+    if delivery.isImmediate {
+      return (Entry(node: HandlerNode(source: self, isOnce: once, isPlain: true), tag: tag, handler: handler), nil)
+    }
+    let node = ExtendedNode(source: self, isOnce: once, delivery: delivery)
+    return (Entry(node: node, tag: tag, handler: handler), node)
+  }
+
+  /// The entry of a handler bound to `owner`, and its node.
+  @inlinable @inline(__always)
+  func makeEntry<Owner: AnyObject & Sendable>(
+    tag: Tag,
+    once: Bool,
+    owner: Owner,
+    delivery: __owned Delivery,
+    handler: @escaping @Sendable (Owner, Payload) -> Void
+  ) -> (Entry, ExtendedNode) {
     let node = OwnedNode(source: self, isOnce: once, owner: owner, delivery: delivery)
     // The owner is read through the node, strongly for the call: it cannot go while its handler
     // runs. The entry holds the node and the node does not hold the entry: no cycle.
     let call: @Sendable (Payload) -> Void = { [node] payload in
       if let owner = node.owner { handler(owner, payload) }
     }
-    return register(Entry(node: node, tag: tag, handler: call), extended: node, site: site)
+    return (Entry(node: node, tag: tag, handler: call), node)
   }
 
   /// Appends `entry` and returns its node, the token; ends the node instead if the source is gone.
@@ -136,6 +164,7 @@ extension RegistryHost {
     var garbage = withRegistry { state in nodes.reversed().map { state.remove($0) } }
     garbage.reverse()
     withExtendedLifetime(garbage) {}  // released after the lock
+    didRemoveHandlers()
   }
 
   /// Removes an ended node; releases its entry after the lock is dropped.
@@ -143,7 +172,12 @@ extension RegistryHost {
   func remove(_ node: HandlerNode) {
     let garbage = withRegistry { $0.remove(node) }
     withExtendedLifetime(garbage) {}  // released after the lock
+    didRemoveHandlers()
   }
+
+  /// Nothing to do after a removal: the hosts other than `FanOutList`.
+  @inlinable @inline(__always)
+  func didRemoveHandlers() {}
 
   /// Ends and removes every owner-bound handler whose owner is gone.
   ///
