@@ -29,6 +29,7 @@ import Testing
     #expect(NotificationRelays.sharedListCount(of: center) == 1)
     second.cancel()
     #expect(NotificationRelays.sharedListCount(of: center) == 0, "the last removal removes the observer")
+    #expect(NotificationRelays.slotCount(ofCenter: ObjectIdentifier(center)) == 0, "and retires the list")
     center.post(name: name, object: nil)
     #expect(seen.values == ["first", "second", "third"])
     // A registration after the last removal adds a new observer.
@@ -85,13 +86,16 @@ import Testing
 
   @Test func aDeallocatedCenterReleasesTheHandlersItsTokensStillName() {
     var center: NotificationCenter? = NotificationCenter()
+    let centerID = ObjectIdentifier(center!)
     var captured: Tracked? = Tracked()
     weak let weakCaptured = captured
     let tokens = (0..<3).map { _ in center!.observing(.init("x")).addHandler { [captured] _ in _ = captured } }
+    #expect(NotificationRelays.slotCount(ofCenter: centerID) == 1)
     captured = nil
     center = nil
     #expect(weakCaptured == nil)
     #expect(tokens.allSatisfy { $0.isCancelled }, "the center's deallocation ends its handlers")
+    #expect(NotificationRelays.slotCount(ofCenter: centerID) == 0, "and retires its shared list")
     for token in tokens { token.cancel() }
   }
 

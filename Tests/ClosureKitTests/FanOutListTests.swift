@@ -7,19 +7,29 @@ import Testing
 /// once, with the last handler; a closed list refuses registrations; the state's invariants hold
 /// after every step.
 @Suite struct FanOutListTests {
+  /// The payload of these tests.
+  final class Number: Sendable {
+    let value: Int
+    init(_ value: Int) { self.value = value }
+  }
+
+  /// The payload's number, cast back as `ClosureKitFoundation` casts its notifications.
+  @Sendable func number(_ payload: FanOutPayload) -> Int { (payload as? Number)?.value ?? -1 }
+
   let site = RegistrationSite(fileID: #fileID, line: #line)
 
   @Test func theLastRemovalDetachesOnceAndClosesTheList() {
-    let list = FanOutList<Int>()
+    let list = FanOutList()
     let detached = Recorder<String>()
     let seen = Recorder<Int>()
-    let first = list.add(once: false, on: .immediate, site: site, SourceHandler<NoOwner, Int>.plain { seen.append($0) })
+    let first = list.add(
+      once: false, on: .immediate, site: site, SourceHandler<NoOwner, FanOutPayload>.plain { seen.append(number($0)) })
     let owner = Tracked()
     let second = list.add(
-      once: false, on: .immediate, site: site, .owned(owner) { _, value in seen.append(value * 10) })
+      once: false, on: .immediate, site: site, .owned(owner) { _, payload in seen.append(number(payload) * 10) })
     #expect(list.attach { detached.append("detached") })
     #expect(list.verifyInvariants())
-    list.forward(1)
+    list.forward(Number(1))
     #expect(seen.values == [1, 10])
     first?.cancel()
     #expect(detached.values.isEmpty && !list.isClosed)
@@ -28,15 +38,16 @@ import Testing
     #expect(list.isClosed && list.verifyInvariants())
     second?.cancel()
     #expect(detached.values == ["detached"], "detached once")
-    let late = list.add(once: false, on: .immediate, site: site, SourceHandler<NoOwner, Int>.plain { seen.append($0) })
+    let late = list.add(
+      once: false, on: .immediate, site: site, SourceHandler<NoOwner, FanOutPayload>.plain { seen.append(number($0)) })
     #expect(late == nil, "a closed list refuses registrations")
-    list.forward(2)
+    list.forward(Number(2))
     #expect(seen.values == [1, 10])
   }
 
   @Test func aListEmptiedBeforeItsObserverIsAttachedRefusesTheAttachment() {
-    let list = FanOutList<Int>()
-    let token = list.add(once: false, on: .immediate, site: site, SourceHandler<NoOwner, Int>.plain { _ in })
+    let list = FanOutList()
+    let token = list.add(once: false, on: .immediate, site: site, SourceHandler<NoOwner, FanOutPayload>.plain { _ in })
     token?.cancel()
     #expect(list.isClosed)
     let detached = Recorder<String>()
@@ -46,27 +57,28 @@ import Testing
   }
 
   @Test func aOneShotAndAnOwnerFoundGoneEmptyTheListAtASend() {
-    let list = FanOutList<Int>()
+    let list = FanOutList()
     let detached = Recorder<String>()
     var owner: Tracked? = Tracked()
-    _ = list.add(once: true, on: .immediate, site: site, SourceHandler<NoOwner, Int>.plain { _ in })
+    _ = list.add(once: true, on: .immediate, site: site, SourceHandler<NoOwner, FanOutPayload>.plain { _ in })
     _ = list.add(once: false, on: .immediate, site: site, .owned(owner!) { _, _ in })
     #expect(list.attach { detached.append("detached") })
     owner = nil
-    list.forward(1)
+    list.forward(Number(1))
     #expect(detached.values == ["detached"])
     #expect(list.isClosed && list.verifyInvariants())
   }
 
   @Test func theUpstreamEndingClosesTheListWithoutDetaching() {
-    let list = FanOutList<Int>()
+    let list = FanOutList()
     let detached = Recorder<String>()
     weak var weakCapture: Tracked?
     var token: Subscription?
     do {
       let capture = Tracked()
       weakCapture = capture
-      token = list.add(once: false, on: .immediate, site: site, SourceHandler<NoOwner, Int>.plain { _ in _ = capture })
+      token = list.add(
+        once: false, on: .immediate, site: site, SourceHandler<NoOwner, FanOutPayload>.plain { _ in _ = capture })
     }
     #expect(list.attach { detached.append("detached") })
     list.upstreamEnded()

@@ -64,6 +64,7 @@ func notificationRegistrationBenchmark(rounds: Int = 61) {
   let present = SubscriptionBag()
   for _ in 0..<10 { center.observing(name).addHandler { _ in }.store(in: present) }
   let owner = BenchmarkOwner()
+  let alone = Notification.Name("closurekit.bench.alone")
   let rows: [(name: String, iterations: Int, body: () -> Void)] = [
     (
       "NotificationCenter add + remove observer", iterations / 4,
@@ -78,8 +79,15 @@ func notificationRegistrationBenchmark(rounds: Int = 61) {
       { center.observing(name).addHandler(owner: owner) { _, _ in }.cancel() }
     ),
     (
+      "first observer of a name: NotificationCenter add + remove observer", iterations / 4,
+      {
+        let observer = foundationCenter.addObserver(forName: alone, object: nil, queue: nil) { _ in }
+        foundationCenter.removeObserver(observer)
+      }
+    ),
+    (
       "first handler of a name: observing(_:).addHandler + cancel", iterations / 4,
-      { center.observing(Notification.Name("closurekit.bench.alone")).addHandler { _ in }.cancel() }
+      { center.observing(alone).addHandler { _ in }.cancel() }
     ),
   ]
   let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.body) })
@@ -92,4 +100,13 @@ func notificationRegistrationBenchmark(rounds: Int = 61) {
   table.print()
   for observer in foundationPresent { foundationCenter.removeObserver(observer) }
   present.cancelAll()
+}
+
+/// Not a table: the first (and only) handler of a name added and cancelled, in a loop, for a
+/// profiler (`perf record … closurekit-bench profile-notification-registration`): the path that
+/// adds and removes the shared block observer. Not run by default.
+let profileNotificationRegistrationSuite = Suite(name: "profile-notification-registration") {
+  let center = NotificationCenter()
+  let name = Notification.Name("closurekit.bench.profile")
+  for _ in 0..<300_000 { center.observing(name).addHandler { _ in }.cancel() }
 }

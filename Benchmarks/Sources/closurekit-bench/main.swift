@@ -14,6 +14,7 @@ let suites: [Suite] = [
   timersLoadSuite,
   delegatesSuite,
   notificationsSuite,
+  profileNotificationRegistrationSuite,
   networkSuite,
   asyncFormsSuite,
   asyncValuesSuite,

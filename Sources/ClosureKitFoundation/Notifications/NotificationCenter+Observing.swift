@@ -90,12 +90,12 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
     line: UInt,
     _ handler: consuming SourceHandler<Owner, Notification>
   ) -> Subscription {
-    let relayed: SourceHandler<Owner, NotificationTransfer>
+    let relayed: SourceHandler<Owner, FanOutPayload>
     switch handler {
     case .plain(let handler):
-      relayed = .plain { handler($0.notification) }
+      relayed = .plain { handler(NotificationTransfer.of($0).notification) }
     case .owned(let owner, let handler):
-      relayed = .owned(owner) { handler($0, $1.notification) }
+      relayed = .owned(owner) { handler($0, NotificationTransfer.of($1).notification) }
     }
     return NotificationRelays.register(
       center: center,

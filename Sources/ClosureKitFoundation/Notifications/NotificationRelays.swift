@@ -10,13 +10,15 @@ import Foundation
 /// when their `object` is `nil` or the same class instance (`ObjectIdentifier`). A sender that is
 /// not a class instance (a `String`, say) is handed to Foundation as it is, on a list of its own.
 ///
-/// The table holds its lists and centers weakly (a center holds its observer's block, which holds
-/// the list; the tokens hold it too), so it keeps nothing alive. A slot is used only while its
-/// list is open and its center is the caller's (a new center may reuse a dead one's address).
+/// The table holds an attached list until its observer's block is released, when its last handler
+/// is removed (the detach removes the observer) or its center is deallocated: the block's
+/// ``UpstreamLink`` retires it then. Never longer than the center's observer would hold it. A slot is
+/// used only while its list is open and its center is the caller's.
 ///
-/// Lock order: the table's lock, then a list's; no list lock is held while the table's is taken.
-/// Nothing is released under the table's lock that may run arbitrary code: slots are compared by
-/// `ObjectIdentifier`, and weak references are read outside it.
+/// Lock order: the table's lock, then a list's; no list lock is held while the table's is taken,
+/// and Foundation is never called under either. Nothing whose release may run arbitrary code is
+/// released under the table's lock: a removed slot is returned and released after it, and weak
+/// references are read outside it.
 enum NotificationRelays {
   /// What registrations share an observer by.
   struct Key: Hashable, Sendable {
@@ -40,32 +42,25 @@ enum NotificationRelays {
     }
   }
 
-  /// One shared list, held weakly; immutable but for the weak references going `nil`.
+  /// One shared list and its center.
   ///
-  /// `@unchecked Sendable`: its fields are constants (the weak references are thread-safe).
+  /// A class, not a struct: Swift 6.3.1 at `-Onone` crashed (`swift_weakCopyInit` on a null
+  /// pointer) comparing a field of an optional struct holding a weak reference, read from a
+  /// dictionary. `@unchecked Sendable`: its fields are constants (a weak reference is thread-safe).
   final class Slot: @unchecked Sendable {
-    /// The list's identity: compared under the lock without reading `list`.
-    let id: ObjectIdentifier
-    /// The list; `nil` once deallocated.
-    weak let list: FanOutList<NotificationTransfer>?
+    /// The list, held until it is retired.
+    let list: FanOutList
     /// The center its observer was added to; `nil` once deallocated.
     weak let center: NotificationCenter?
 
-    init(list: FanOutList<NotificationTransfer>, center: NotificationCenter) {
-      id = ObjectIdentifier(list)
+    init(list: FanOutList, center: NotificationCenter) {
       self.list = list
       self.center = center
     }
   }
 
-  /// The slots, and the size at which the next registration drops the dead ones.
-  struct Table {
-    var slots: [Key: Slot] = [:]
-    var purgeAt = 64
-  }
-
   /// Every center's shared lists.
-  static let table = Locked(Table())
+  static let table = Locked<[Key: Slot]>([:])
 
   /// Registers `handler` for the notifications of `name` from `object` posted to `center`: on the
   /// shared list of that key if one is open, else on a new list with its own observer.
@@ -76,16 +71,16 @@ enum NotificationRelays {
     once: Bool,
     on delivery: Delivery,
     site: RegistrationSite,
-    _ handler: SourceHandler<Owner, NotificationTransfer>
+    _ handler: SourceHandler<Owner, FanOutPayload>
   ) -> Subscription {
     let key = Key(center: center, name: name, object: object)
     if let key {
       while let list = sharedList(for: key, center: center) {
         if let token = list.add(once: once, on: delivery, site: site, handler) { return token }
-        retire(list, for: key)  // closed by the removal of its last handler: not to be shared
+        retire(ObjectIdentifier(list), for: key)  // closed by the removal of its last handler
       }
     }
-    let list = FanOutList<NotificationTransfer>()
+    let list = FanOutList()
     guard let token = list.add(once: once, on: delivery, site: site, handler) else {
       failPrecondition("NotificationRelays: a new list refused its first handler")
     }
@@ -96,7 +91,7 @@ enum NotificationRelays {
   /// Adds the observer of a new `list` to `center`, then shares the list under `key`, unless its
   /// handlers are already gone (then the observer is removed again).
   private static func attach(
-    _ list: FanOutList<NotificationTransfer>,
+    _ list: FanOutList,
     center: NotificationCenter,
     name: Notification.Name?,
     object: Any?,
@@ -104,79 +99,84 @@ enum NotificationRelays {
   ) {
     // The center holds the block, the block holds the link, the link holds the list: the
     // handlers live as long as the center, as those of `addObserver(forName:object:queue:using:)`
-    // do, until removed; when the center goes, the link closes the list.
-    let link = UpstreamLink(list)
+    // do, until removed; when the center goes, the link closes and retires the list.
+    let link = UpstreamLink(list, key: key)
     let observer = ObserverToken(
       value: center.addObserver(forName: name, object: object, queue: nil) { [link] notification in
         link.list.forward(NotificationTransfer(notification: notification))
       })
-    let detach: @Sendable () -> Void = { [weak center, weak list] in
+    // Kept in the list's state until called or dropped (both end the list's upstream). The
+    // removal releases the block, whose link retires the list.
+    let detach: @Sendable () -> Void = { [weak center] in
       center?.removeObserver(observer.value)
-      if let key, let list { retire(list, for: key) }
     }
     guard list.attach(detach) else { return detach() }
     if let key { share(list, center: center, for: key) }
   }
 
-  /// The open list shared under `key` for `center`, if any; read outside the lock.
-  private static func sharedList(for key: Key, center: NotificationCenter) -> FanOutList<NotificationTransfer>? {
-    guard let slot = table.withLock({ $0.slots[key] }), slot.center === center, let list = slot.list else {
-      return nil
-    }
-    return list
-  }
-
-  /// Puts `list` in the slot of `key`, unless an open list of the same center holds it.
-  private static func share(_ list: FanOutList<NotificationTransfer>, center: NotificationCenter, for key: Key) {
-    let current = table.withLock { $0.slots[key] }
-    if let current, current.center === center, let held = current.list, !held.isClosed { return }
-    let purge = table.withLock { table -> [Key: Slot]? in
-      // Still the slot read above (or still none): another registration may have shared first.
-      guard table.slots[key]?.id == current?.id else { return nil }
-      table.slots[key] = Slot(list: list, center: center)
-      guard table.slots.count >= table.purgeAt else { return nil }
-      return table.slots
-    }
-    if let purge { dropDeadSlots(of: purge) }
-  }
-
-  /// Takes `list` out of its slot (if it is still there): it has closed.
-  private static func retire(_ list: FanOutList<NotificationTransfer>, for key: Key) {
-    let id = ObjectIdentifier(list)
+  /// The list shared under `key` for `center`, if any (it may have closed since: the caller
+  /// retires it then).
+  private static func sharedList(for key: Key, center: NotificationCenter) -> FanOutList? {
     table.withLock { table in
-      if table.slots[key]?.id == id { table.slots[key] = nil }
+      guard let slot = table[key], slot.center === center else { return nil }  // see `share`
+      return slot.list
     }
   }
 
-  /// Drops the slots of `slots` whose list or center is gone (checked outside the lock), then sets
-  /// the size of the next purge to twice what is left.
-  private static func dropDeadSlots(of slots: [Key: Slot]) {
-    let dead = slots.filter { $0.value.list == nil || $0.value.center == nil }.mapValues(\.id)
-    table.withLock { table in
-      for (key, id) in dead where table.slots[key]?.id == id { table.slots[key] = nil }
-      table.purgeAt = max(64, table.slots.count * 2)
+  /// Puts `list` in the slot of `key`, unless an open list of the same center holds it, or `list`
+  /// has closed already.
+  ///
+  /// The slot's center is read under the lock: it can only be `center` (the key holds its
+  /// identity, and the caller holds it, so no other object has that address) or `nil`, so the
+  /// read never makes the last strong reference of anything.
+  private static func share(_ list: FanOutList, center: NotificationCenter, for key: Key) {
+    let replaced = table.withLock { table -> Slot? in
+      if let current = table[key], current.center === center, !current.list.isClosed { return nil }
+      guard !list.isClosed else { return nil }
+      return table.updateValue(Slot(list: list, center: center), forKey: key)
     }
+    withExtendedLifetime(replaced) {}  // released after the lock
+  }
+
+  /// Takes the list `id` out of the slot of `key`, if it is there: it has closed, or its center
+  /// is gone.
+  static func retire(_ id: ObjectIdentifier, for key: Key) {
+    let removed = table.withLock { table -> Slot? in
+      guard let slot = table[key], ObjectIdentifier(slot.list) == id else { return nil }
+      return table.removeValue(forKey: key)
+    }
+    withExtendedLifetime(removed) {}  // released after the lock
   }
 
   /// The number of shared lists of `center` that are open; for tests.
   static func sharedListCount(of center: NotificationCenter) -> Int {
-    let slots = table.withLock { $0.slots }
-    return slots.values.filter { $0.center === center && $0.list.map { !$0.isClosed } == true }.count
+    let slots = table.withLock { $0 }
+    return slots.values.filter { $0.center === center && !$0.list.isClosed }.count
+  }
+
+  /// The number of slots of the center `id` (which may be gone), open or not; for tests: a
+  /// retired list leaves none behind.
+  static func slotCount(ofCenter id: ObjectIdentifier) -> Int {
+    table.withLock { $0.keys.filter { $0.center == id }.count }
   }
 }
 
-/// What a shared observer's block holds: the list, which it closes when the block is released
-/// (the center was deallocated, or the observer removed after the list closed).
+/// What a shared observer's block holds: the list, which it closes and retires when the block is
+/// released (the center was deallocated, or the observer removed after the list closed).
 final class UpstreamLink: Sendable {
   /// The list the block forwards to.
-  let list: FanOutList<NotificationTransfer>
+  let list: FanOutList
+  /// The list's key, if it is shared.
+  let key: NotificationRelays.Key?
 
-  init(_ list: FanOutList<NotificationTransfer>) {
+  init(_ list: FanOutList, key: NotificationRelays.Key?) {
     self.list = list
+    self.key = key
   }
 
   deinit {
     list.upstreamEnded()
+    if let key { NotificationRelays.retire(ObjectIdentifier(list), for: key) }
   }
 }
 
@@ -188,10 +188,26 @@ struct ObserverToken: @unchecked Sendable {
   let value: any NSObjectProtocol
 }
 
-/// A notification handed to a handler on another thread or in an async sequence.
+/// A notification handed to the handlers (through a `FanOutList`, whose payload is an object),
+/// possibly on another thread, or to an async sequence.
 ///
 /// `@unchecked Sendable`: `Notification` is an immutable value; the poster hands its object and
 /// user info over to the observers, as Foundation's own queue-based observers do.
-struct NotificationTransfer: @unchecked Sendable {
+final class NotificationTransfer: @unchecked Sendable {
   let notification: Notification
+
+  init(notification: Notification) {
+    self.notification = notification
+  }
+
+  /// A `FanOutList`'s payload as what it always is, a `NotificationTransfer` (the only payload
+  /// `NotificationRelays` forwards). Checked: the payload's dynamic type must be this final class,
+  /// else it traps. (The runtime's `as?` from an existential took a tenth of a post per handler.)
+  @inline(__always)
+  static func of(_ payload: FanOutPayload) -> NotificationTransfer {
+    guard type(of: payload) == NotificationTransfer.self else {
+      failPrecondition("NotificationRelays: a payload that is not a notification")
+    }
+    return unsafeDowncast(payload, to: NotificationTransfer.self)
+  }
 }

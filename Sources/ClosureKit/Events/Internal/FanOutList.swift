@@ -8,32 +8,40 @@
 /// and send. Its state adds the upstream observer to the registry, under the same lock, so that
 /// "the last handler is gone" and "close the list" are one step.
 ///
+/// The payload is an object, erased (``FanOutPayload``): the list is not generic, so that this
+/// module compiles it for its one payload type. A generic list, called from `ClosureKitFoundation`,
+/// ran unspecialised (`@inlinable` `package` code is not inlined across modules), twice as slow a
+/// post as Foundation's own observers; the client casts the object back with a checked cast.
+///
 /// ```swift
-/// let list = FanOutList<Int>()
-/// let token = list.add(once: false, on: .immediate, site: RegistrationSite(fileID: #fileID, line: #line), SourceHandler<NoOwner, Int>.plain { print($0) })
+/// final class Text: Sendable { let string: String; init(_ string: String) { self.string = string } }
+/// let list = FanOutList()
+/// let token = list.add(once: false, on: .immediate, site: RegistrationSite(fileID: #fileID, line: #line),
+///   SourceHandler<NoOwner, FanOutPayload>.plain { print(($0 as! Text).string) })
 /// _ = list.attach { print("detached") }
-/// list.send(1)       // prints "1"
-/// token?.cancel()    // prints "detached"
+/// list.forward(Text("hello"))   // prints "hello"
+/// token?.cancel()               // prints "detached"
 /// ```
 ///
 /// `@unchecked Sendable`: its only state is `state`, a ``Locked``.
-package final class FanOutList<Payload: Sendable>: HandlerListSource, RegistryHost, @unchecked Sendable {
-  @usableFromInline typealias Tag = Void
+package final class FanOutList: HandlerListSource, RegistryHost, @unchecked Sendable {
+  typealias Tag = Void
+  typealias Payload = FanOutPayload
 
   /// The registry and the upstream observer.
-  let state = Locked(FanOutState<Payload>())
+  let state = Locked(FanOutState())
 
   /// Creates an empty list, open, with no upstream observer yet.
   package init() {
     // Checked casts: the closures are constants that only this init sets, on this very list.
     super.init(
-      removeEnded: { source, nodes in (source as! FanOutList<Payload>).remove(nodes) },
-      removeOneEnded: { source, node in (source as! FanOutList<Payload>).remove(node) }
+      removeEnded: { source, nodes in (source as! FanOutList).remove(nodes) },
+      removeOneEnded: { source, node in (source as! FanOutList).remove(node) }
     )
   }
 
   @usableFromInline
-  func withRegistry<Result>(_ body: (inout HandlerListState<Payload, Void>) -> Result) -> Result {
+  func withRegistry<Result>(_ body: (inout HandlerListState<FanOutPayload, Void>) -> Result) -> Result {
     state.withLock { state in
       return body(&state.registry)
     }
@@ -51,7 +59,7 @@ package final class FanOutList<Payload: Sendable>: HandlerListSource, RegistryHo
     once: Bool,
     on delivery: Delivery,
     site: RegistrationSite,
-    _ handler: SourceHandler<Owner, Payload>
+    _ handler: SourceHandler<Owner, FanOutPayload>
   ) -> Subscription? {
     let (entry, extended): (Entry, ExtendedNode?)
     switch handler {
@@ -78,7 +86,7 @@ package final class FanOutList<Payload: Sendable>: HandlerListSource, RegistryHo
 
   /// Calls every live handler with `payload`, in registration order: what the upstream observer
   /// does with each call.
-  package func forward(_ payload: Payload) {
+  package func forward(_ payload: FanOutPayload) {
     send(payload)
   }
 
@@ -114,7 +122,7 @@ package final class FanOutList<Payload: Sendable>: HandlerListSource, RegistryHo
 ///
 /// Invariants (``verifyInvariants()``): an attached observer belongs to an open list with
 /// handlers, or to one whose last handler is being removed; once `detached`, the list is closed.
-struct FanOutState<Payload: Sendable> {
+struct FanOutState {
   /// Where the upstream observer is.
   enum Upstream {
     /// Not attached yet: the first registration is adding it.
@@ -126,7 +134,7 @@ struct FanOutState<Payload: Sendable> {
   }
 
   /// The handlers.
-  var registry = HandlerListState<Payload, Void>()
+  var registry = HandlerListState<FanOutPayload, Void>()
   /// The upstream observer.
   var upstream = Upstream.pending
 
@@ -145,7 +153,7 @@ struct FanOutState<Payload: Sendable> {
   /// After a removal: if no handler is left, closes the registry and returns the entries to
   /// release and the observer's `detach` to call (`nil` while it is still being attached: the
   /// attaching thread finds the list closed and detaches it).
-  mutating func closeIfEmpty() -> (ContiguousArray<HandlerEntry<Payload, Void>>, (@Sendable () -> Void)?) {
+  mutating func closeIfEmpty() -> (ContiguousArray<HandlerEntry<FanOutPayload, Void>>, (@Sendable () -> Void)?) {
     guard registry.liveCount == 0, !registry.isClosed else { return ([], nil) }
     let garbage = registry.close()
     var detach: (@Sendable () -> Void)?
@@ -159,7 +167,7 @@ struct FanOutState<Payload: Sendable> {
 
   /// The upstream observer is gone: closes the registry (ending every handler) and drops the
   /// observer's `detach` uncalled. Returns what to release after the lock.
-  mutating func upstreamEnded() -> (ContiguousArray<HandlerEntry<Payload, Void>>, Upstream) {
+  mutating func upstreamEnded() -> (ContiguousArray<HandlerEntry<FanOutPayload, Void>>, Upstream) {
     let garbage = registry.isClosed ? [] : registry.close()
     let dropped = upstream
     upstream = .detached
@@ -180,3 +188,7 @@ struct FanOutState<Payload: Sendable> {
     return true
   }
 }
+
+/// What a ``FanOutList`` hands its handlers: the client's own object (a notification's box), which
+/// each handler casts back to its type.
+package typealias FanOutPayload = any AnyObject & Sendable
