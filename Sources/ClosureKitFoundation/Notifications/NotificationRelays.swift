@@ -1,5 +1,6 @@
 import ClosureKit
 import Foundation
+import Synchronization
 
 /// The registrations of `NotificationCenter.observing(_:object:)`: those of one center, name and
 /// sender share one block observer of the center, in front of one `FanOutList` (the registry every
@@ -101,9 +102,10 @@ enum NotificationRelays {
     // handlers live as long as the center, as those of `addObserver(forName:object:queue:using:)`
     // do, until removed; when the center goes, the link closes and retires the list.
     let link = UpstreamLink(list, key: key)
+    link.publish()
     let observer = ObserverToken(
       value: center.addObserver(forName: name, object: object, queue: nil) { [link] notification in
-        link.list.forward(NotificationTransfer(notification: notification))
+        link.published.forward(NotificationTransfer(notification: notification))
       })
     // Kept in the list's state until called or dropped (both end the list's upstream). The
     // removal releases the block, whose link retires the list.
@@ -163,18 +165,39 @@ enum NotificationRelays {
 
 /// What a shared observer's block holds: the list, which it closes and retires when the block is
 /// released (the center was deallocated, or the observer removed after the list closed).
+///
+/// The block runs on posting threads, handed over by Foundation's lock, which ThreadSanitizer does
+/// not see on Linux (it reported the block's first read of `list` as a race with the link's init):
+/// ``publish()`` and ``published`` make the hand-over visible to it, a release store before the
+/// observer is added and an acquire load at each post.
 final class UpstreamLink: Sendable {
   /// The list the block forwards to.
-  let list: FanOutList
+  private let list: FanOutList
   /// The list's key, if it is shared.
-  let key: NotificationRelays.Key?
+  private let key: NotificationRelays.Key?
+  /// Set by ``publish()``, before the block that holds the link is handed to Foundation.
+  private let isPublished = Atomic<Bool>(false)
 
   init(_ list: FanOutList, key: NotificationRelays.Key?) {
     self.list = list
     self.key = key
   }
 
+  /// Releases the link's fields to the threads that will run the block.
+  func publish() {
+    isPublished.store(true, ordering: .releasing)
+  }
+
+  /// The list, read after an acquire of ``publish()``'s store.
+  var published: FanOutList {
+    guard isPublished.load(ordering: .acquiring) else {
+      failPrecondition("UpstreamLink: the block ran before its link was published")
+    }
+    return list
+  }
+
   deinit {
+    let list = published  // the last release may come from any thread
     list.upstreamEnded()
     if let key { NotificationRelays.retire(ObjectIdentifier(list), for: key) }
   }
