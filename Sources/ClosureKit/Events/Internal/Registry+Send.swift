@@ -75,16 +75,21 @@ extension RegistryHost {
         let entry = first + position
         guard let payload = payloadFor(entry.pointee.tag) else { continue }
         let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-          guard node.isPlain else {
-            deliver(payload, to: entry.pointee, ended: &ended)
-            return false
-          }
-          if node.isOnce {
+          switch node.currentState {
+          case .direct:
+            return true
+          case .ended:
+            return false  // also skips holes, whose node is always ended
+          case .live:
+            guard node.isPlain else {
+              deliver(payload, to: entry.pointee, ended: &ended)
+              return false
+            }
+            // A plain one-shot.
             guard node.end() else { return false }
             ended.append(node)
             return true
           }
-          return !node.hasEnded  // also skips holes, whose node is always ended
         }
         if isCalled { entry.pointee.handler(payload) }
       }
@@ -107,7 +112,7 @@ extension HandlerListState {
     return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
       guard let entry = entries.baseAddress else { return nil }
       let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-        node.isPlain && !node.isOnce && !node.hasEnded
+        node.currentState == .direct
       }
       return isCalled ? entry.pointee.handler : nil
     }
