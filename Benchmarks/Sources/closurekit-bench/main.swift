@@ -6,6 +6,7 @@ let suites: [Suite] = [
   eventsSuite,
   guardSuite,
   guardRegistrationSuite,
+  guardSendSuite,
   profileAddCancelSuite,
   observedWriteProfileSuite,
   profileSendSuite,
