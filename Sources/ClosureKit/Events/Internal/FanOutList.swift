@@ -13,15 +13,7 @@
 /// ran unspecialised (`@inlinable` `package` code is not inlined across modules), twice as slow a
 /// post as Foundation's own observers; the client casts the object back with a checked cast.
 ///
-/// ```swift
-/// final class Text: Sendable { let string: String; init(_ string: String) { self.string = string } }
-/// let list = FanOutList()
-/// let token = list.add(once: false, on: .immediate, site: RegistrationSite(fileID: #fileID, line: #line),
-///   SourceHandler<NoOwner, FanOutPayload>.plain { print(($0 as! Text).string) })
-/// _ = list.attach { print("detached") }
-/// list.forward(Text("hello"))   // prints "hello"
-/// token?.cancel()               // prints "detached"
-/// ```
+/// `FanOutListTests` shows its use: add, attach, forward, and the detach with the last handler.
 ///
 /// `@unchecked Sendable`: its only state is `state`, a ``Locked``.
 package final class FanOutList: HandlerListSource, RegistryHost, @unchecked Sendable {
