@@ -1,10 +1,11 @@
 // The one registry: every multicast source's handlers (an `Event`'s, a `ControlActions`', an
-// `Observed` box's) live in a `HandlerListState` of its host, and every registration, removal,
-// owner sweep and delivery is written once, here, for every host.
+// `Observed` box's, those of a `NotificationCenter` name) live in a `HandlerListState` of its host,
+// and every registration, removal, owner sweep and delivery is written once, here, for every host.
 
 /// An object whose lock guards a ``HandlerListState``: a ``HandlerList`` (the lock holds the state
-/// alone) or an `ObservedStorage` (the state sits beside the box's value, under the same lock, so
-/// that a write stores the value and takes its observers in one critical section).
+/// alone), an `ObservedStorage` (the state sits beside the box's value, under the same lock, so
+/// that a write stores the value and takes its observers in one critical section) or a
+/// ``FanOutList`` (the state sits beside the upstream observer it shares).
 ///
 /// The host's nodes answer to it (it is their ``HandlerListSource``), and its `init` hands
 /// ``HandlerListSource`` the closures that remove ended nodes, as this extension's `remove`.
