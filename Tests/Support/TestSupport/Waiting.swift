@@ -16,8 +16,12 @@ public import Dispatch
 /// of the cooperative pool (a semaphore's wait, a `queue.sync`, a join), which on a 2-core machine
 /// starved every other test's tasks (a network test once waited over 30 s for its first line); no
 /// test blocks one now (they wait with `Expectation`, whose deadlines, like `LoopbackServer`'s,
-/// fire off the pool).
-public let crossThreadDeadline: Duration = .seconds(30)
+/// fire off the pool). 90 s under the sanitizers: a ThreadSanitizer run of every suite at once on
+/// 2 cores finished most tests after 15–25 s on an idle machine and 30–40 s in a CI run, so a test
+/// that waits from its start (four threads writing 8,000 values to one `Observed` box) missed a
+/// 30-s deadline without anything being stuck.
+public let crossThreadDeadline: Duration =
+  isUnderThreadSanitizer || isUnderAddressSanitizer ? .seconds(90) : .seconds(30)
 
 /// Waits, yielding, until `condition` holds or the deadline passes; never sleeps. Only for checks
 /// that hold at once or nearly (it keeps a thread busy): weak references after an invalidation, or
