@@ -66,7 +66,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   let object: Any?
 
   /// Registers `handler` on the list this center, name and sender share (see
-  /// ``NotificationCenter/observing(_:object:)``): the primitive behind `addHandler` and `once`,
+  /// `NotificationCenter.observing(_:object:)`): the primitive behind `addHandler` and `once`,
   /// which are the methods to call.
   ///
   /// ```swift
@@ -82,7 +82,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
   ///   - handler: The closure, with its owner if it has one.
   /// - Returns: A token that removes this one handler; dropping it does not.
   ///
-  /// > Important: The rules of ``NotificationCenter/observing(_:object:)``.
+  /// > Important: The rules of `NotificationCenter.observing(_:object:)`.
   public func register<Owner: AnyObject & Sendable>(
     once: Bool,
     on delivery: consuming Delivery,

@@ -1,5 +1,5 @@
 /// The registry in front of one outside observer (a `NotificationCenter` block observer): every
-/// handler of one source shares that observer, which forwards each call to ``send(_:)``. The
+/// handler of one source shares that observer, which forwards each call to ``forward(_:)``. The
 /// observer is attached after the first registration (``attach(_:)``) and detached when the last
 /// handler is removed; the list is then closed, and a registration that finds it closed is refused
 /// (`nil`), so that its caller registers on a new list.
