@@ -45,7 +45,7 @@ bin="$(swift build -c release --package-path Benchmarks --show-bin-path)/closure
 # ratios (a round trip is two thread wake-ups, which load delays at random).
 # The send rows (`guard-best` lines) are measured in the `guard` process and in two more of their
 # own, and each counts at its best: one process in two or three measured send-10 10 % above the
-# others on the idle machine (1.28, 1.38 and 1.32 in three runs of the same binary).
+# others on the idle machine (1.19, 1.26 and 1.31 in runs of one binary).
 output=$(
   SWIFT_DETERMINISTIC_HASHING=1 "$bin" guard
   for _ in 1 2; do SWIFT_DETERMINISTIC_HASHING=1 "$bin" guard-send; done

@@ -36,9 +36,9 @@ let guardSendSuite = Suite(name: "guard-send") {
 }
 
 /// Prints the send tables and their guard lines, `guard-best <key> <ratio>`: one process in two
-/// or three measured `send-10` 10 % above the others on the idle 2-core machine (1.28, 1.38, 1.32
-/// in three runs of the same binary), so the guard takes the row at its best over its processes,
-/// as it takes the registration rows.
+/// or three measured `send-10` 10 % above the others on the idle 2-core machine (1.19, 1.26, 1.31
+/// in runs of one binary), so the guard takes the row at its best over its processes, as it takes
+/// the registration rows.
 func printSendGuardRows() {
   for handlers in [1, 10, 100] {
     let table = sendTable(handlers: handlers, withNotificationCenter: false)

@@ -201,9 +201,6 @@ struct HandlerListState<Payload, Tag> {
     for (position, entry) in entries.enumerated() where !entry.isHole {
       live += 1
       precondition(entry.node.index == position, "registry: a node's index is not its position")
-      let state = entry.node.currentState
-      precondition(
-        state == .ended || state == entry.node.liveState, "registry: a node's live state does not match its kind")
     }
     precondition(live == liveCount, "registry: liveCount is not the number of live entries")
     precondition(entries.last?.isHole != true, "registry: a hole at the end of the entries")

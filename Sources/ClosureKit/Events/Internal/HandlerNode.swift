@@ -2,23 +2,15 @@ public import Synchronization
 
 // The registry's nodes: one per registered handler, each the token of its registration.
 
-/// The life of a registered handler: it runs while live (`direct` or `live`); `ended` is final.
+/// The life of a registered handler: it runs while `live`; `ended` is final.
 ///
 /// A handler ends once, by whichever comes first: its token's `cancel()`, its run as a one-shot,
 /// its owner's deallocation (found by a send or a sweep), or the source's deinit. The party whose
-/// ``HandlerNode/end()`` moves the state from live to `ended` is the one that removes the handler
-/// from the list.
-///
-/// A node is live in one of two states, fixed at its creation (``HandlerNode/liveState``): `direct`
-/// when a send calls its handler with no other check (immediate, no owner, not a one-shot: the
-/// common case, which a send then tells from one atomic load), `live` otherwise.
+/// ``HandlerNode/end()`` moves the state from `live` to `ended` is the one that removes the
+/// handler from the list.
 @usableFromInline
 enum HandlerState: UInt8, AtomicRepresentable, Sendable {
-  /// Live; a send calls the handler at once.
-  case direct
-  /// Live; a send takes the node's own path (a one-shot, an owner, a delivery).
   case live
-  /// Ended, for good.
   case ended
 }
 
@@ -35,7 +27,7 @@ enum HandlerState: UInt8, AtomicRepresentable, Sendable {
 @usableFromInline
 class HandlerNode: Subscription, @unchecked Sendable {
   /// Whether the handler still runs.
-  @usableFromInline final let state: Atomic<HandlerState>
+  @usableFromInline final let state = Atomic<HandlerState>(.live)
   /// The handler runs at most once.
   @usableFromInline final let isOnce: Bool
   /// Delivered immediately and without an owner: a send calls the handler itself. Otherwise the
@@ -59,36 +51,19 @@ class HandlerNode: Subscription, @unchecked Sendable {
   init(source: HandlerListSource, isOnce: Bool, isPlain: Bool) {
     self.isOnce = isOnce
     self.isPlain = isPlain
-    state = Atomic(Self.liveState(isOnce: isOnce, isPlain: isPlain))
     super.init(source: source)
   }
-
-  /// The live state of a node: `direct` for an immediate, owner-less, repeating handler.
-  @inlinable
-  static func liveState(isOnce: Bool, isPlain: Bool) -> HandlerState {
-    isPlain && !isOnce ? .direct : .live
-  }
-
-  /// The node's live state (it never changes but to `ended`).
-  @inlinable
-  final var liveState: HandlerState { Self.liveState(isOnce: isOnce, isPlain: isPlain) }
 
   /// Ends the handler; `true` for the one caller that ended it, which then removes it.
   @inlinable
   final func end() -> Bool {
-    state.compareExchange(expected: liveState, desired: .ended, ordering: .acquiringAndReleasing).exchanged
-  }
-
-  /// The node's state now: ``liveState`` or `ended`.
-  @inlinable
-  final var currentState: HandlerState {
-    state.load(ordering: .acquiring)
+    state.compareExchange(expected: .live, desired: .ended, ordering: .acquiringAndReleasing).exchanged
   }
 
   /// Whether the handler has ended.
   @inlinable
   final var hasEnded: Bool {
-    currentState == .ended
+    state.load(ordering: .acquiring) == .ended
   }
 
   /// Whether the handler will not run again: ended, or its owner is gone.

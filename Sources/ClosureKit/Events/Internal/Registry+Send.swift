@@ -75,21 +75,16 @@ extension RegistryHost {
         let entry = first + position
         guard let payload = payloadFor(entry.pointee.tag) else { continue }
         let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-          switch node.currentState {
-          case .direct:
-            return true
-          case .ended:
-            return false  // also skips holes, whose node is always ended
-          case .live:
-            guard node.isPlain else {
-              deliver(payload, to: entry.pointee, ended: &ended)
-              return false
-            }
-            // A plain one-shot.
+          guard node.isPlain else {
+            deliver(payload, to: entry.pointee, ended: &ended)
+            return false
+          }
+          if node.isOnce {
             guard node.end() else { return false }
             ended.append(node)
             return true
           }
+          return !node.hasEnded  // also skips holes, whose node is always ended
         }
         if isCalled { entry.pointee.handler(payload) }
       }
@@ -112,7 +107,7 @@ extension HandlerListState {
     return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
       guard let entry = entries.baseAddress else { return nil }
       let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-        node.currentState == .direct
+        node.isPlain && !node.isOnce && !node.hasEnded
       }
       return isCalled ? entry.pointee.handler : nil
     }
