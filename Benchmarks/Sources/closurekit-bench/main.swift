@@ -20,6 +20,7 @@ let suites: [Suite] = [
   asyncFormsSuite,
   asyncValuesSuite,
   guardAsyncSuite,
+  guardXMLSuite,
   profileXMLEventsSuite,
   associatedSuite,
   dialogsSuite,
