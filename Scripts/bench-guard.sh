@@ -40,7 +40,7 @@ bin="$(swift build -c release --package-path Benchmarks --show-bin-path)/closure
 # fastest against NotificationCenter at its fastest (`guard-ns` lines): a baseline slow by chance
 # flatters no ratio, and a row slow by chance in one process fails no run.
 # The async forms (issue 29) in one process of their own, about ten seconds: a 10 MB document's
-# events against the callback form (wall time, fastest of 5 interleaved rounds), Event.values
+# events against the callback form (wall time, fastest of 15 interleaved rounds; the byte form 5), Event.values
 # drained against AsyncStream, and a ping-pong whose guard value is the median of 31 rounds' own
 # ratios (a round trip is two thread wake-ups, which load delays at random).
 # The XML events row (`guard-best xml-events-10mb`) is measured in 15 rounds in the `guard-async`
