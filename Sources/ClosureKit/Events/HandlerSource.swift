@@ -83,6 +83,8 @@ extension HandlerSource {
   /// > fires the source, in registration order, outside any lock, so it may send, add or cancel on
   /// > the same source. After the token is cancelled no delivery starts, including ones already
   /// > queued. For a `@MainActor` closure use ``onMainActor``.
+  ///
+  /// If the compiler rejects the handler, see <doc:CommonCompilerErrors>.
   @inlinable @discardableResult
   public func addHandler(
     on delivery: consuming Delivery = .immediate,
@@ -116,6 +118,8 @@ extension HandlerSource {
   /// > Important: Threading as ``addHandler(on:file:line:_:)``. Once the owner is gone the handler
   /// > is never called again, and what it captured is released no later than the source's next
   /// > call or registration.
+  ///
+  /// If the compiler rejects the handler, see <doc:CommonCompilerErrors>.
   @inlinable @discardableResult
   public func addHandler<Owner: AnyObject & Sendable>(
     owner: Owner,
@@ -199,6 +203,8 @@ extension HandlerSource {
   /// > Important: Delivered as with ``Delivery/mainActor``: asynchronously on the main actor, in
   /// > call order, never synchronously (also when fired on the main actor), and not at all once
   /// > the token is cancelled, even if already enqueued.
+  ///
+  /// If the compiler rejects a handler, see <doc:CommonCompilerErrors>.
   @inlinable
   public var onMainActor: MainActorHandlerSource<Self> {
     MainActorHandlerSource(base: self)

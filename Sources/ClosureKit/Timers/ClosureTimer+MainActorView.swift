@@ -19,6 +19,8 @@ extension ClosureTimer {
   /// > enqueued. On Linux the main actor's jobs run only while the main thread serves them (an
   /// > `async` `main`, `dispatchMain()` or a running RunLoop). The view's methods may be called
   /// > from any thread.
+  ///
+  /// If the compiler rejects a handler, see <doc:CommonCompilerErrors>.
   public static var onMainActor: MainActorView { MainActorView() }
 
   /// The timer API with `@MainActor` handlers; reached through ``ClosureTimer/onMainActor``.

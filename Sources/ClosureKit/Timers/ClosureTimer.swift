@@ -190,6 +190,8 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > `ManualClock`, inside `advance`), outside any lock; it may invalidate, pause or fire this
   /// > timer and schedule others. A one-shot timer is valid while its handler runs and invalid
   /// > after it returns. For a `@MainActor` handler use ``ClosureTimer/onMainActor``.
+  ///
+  /// If the compiler rejects the handler, see <doc:CommonCompilerErrors>.
   @discardableResult
   public static func schedule(
     _ cadence: TimerCadence,
@@ -221,6 +223,8 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > Important: The timer does not keep the owner alive. Once the owner is gone the handler never
   /// > runs again and ``ClosureTimer/isValid`` is `false`; the scheduler drops the timer and its
   /// > captures at its next deadline. Threading as in ``schedule(_:on:clock:_:)``.
+  ///
+  /// If the compiler rejects the handler, see <doc:CommonCompilerErrors>.
   @discardableResult
   public static func schedule<Owner: AnyObject & Sendable>(
     _ cadence: TimerCadence, owner: Owner,
