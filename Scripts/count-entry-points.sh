@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
-# Prints the number of documented registration entry points, counted as the README's
-# "One shape for every source" section says: the non-deprecated `public` functions and
+# Prints the number of documented registration entry points, counted as CONTRIBUTING.md's
+# "Registration entry points" section says: the non-deprecated `public` functions and
 # initialisers of the four library modules (ClosureKit, ClosureKitFoundation, ClosureKitUIKit,
 # ClosureKitTesting) that take an `@escaping` closure and return a `Subscription` or a
 # `ClosureTimer` (an initialiser of `ClosureTimer` returns one; `Subscription`'s own initialiser
 # is not a registration), one per declaration. The
 # `register(once:on:file:line:_:)` primitives, which take a `SourceHandler`, are not counted.
 #
-# The README's "before" (66) is this count on e7182e9, the tree before issue 27's HandlerSource.
+# CONTRIBUTING.md's "before" (66) is this count on e7182e9, the tree before issue 27's HandlerSource.
 #
 # Usage: Scripts/count-entry-points.sh [--list]
 #   --list   also prints each counted declaration as `file:line: name` (to stderr).

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Serves the documentation site built by Scripts/build-docs.sh on http://127.0.0.1:<port>/ and prints
+# Builds the documentation site (Scripts/build-docs.sh), serves it on http://127.0.0.1:<port>/ and prints
 # the URL to open (DocC's pages load their content with fetch(), so they need a server, not file://).
-# Usage: Scripts/preview-docs.sh [port]        serve until Ctrl-C (default port 8000, or $PORT)
+# Usage: Scripts/preview-docs.sh [port]        build, then serve until Ctrl-C (default port 8000, or $PORT)
 #        Scripts/preview-docs.sh --check       build nothing; serve on a free port, load the landing
 #                                              page and a symbol page in headless Chromium (installed
 #                                              with apt-get when absent) and fail unless both render
@@ -11,6 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 site=.build/docs/site
+[ "${1:-}" = "--check" ] || Scripts/build-docs.sh
 [ -f "$site/index.html" ] || { echo "no site in $site: run Scripts/build-docs.sh first" >&2; exit 1; }
 
 free_port() {

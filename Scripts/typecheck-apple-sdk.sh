@@ -26,7 +26,7 @@
 # folders but not Linux's dispatch module map. If the compiler crashes on a file's bodies with
 # that older standard library (it did on `consume` of a copyable parameter, whose check looks up a
 # `Copyable` protocol Swift 5.8's standard library lacks; none crashes today), the script says so
-# and checks that file's declarations only. See the README's "Platforms" section for what this
+# and checks that file's declarations only. See CONTRIBUTING.md's "Platforms" section for what this
 # proves.
 #
 # Usage: Scripts/typecheck-apple-sdk.sh SDK_DIR (prints what it checked; exits non-zero on failure)

@@ -23,8 +23,8 @@
 # error they name. Files under a Platform/ folder must not import Foundation: on Linux it
 # re-exports Glibc, which would hide a declaration missing from the stub.
 #
-# This is Swift's type checker against transcribed headers, not Apple's SDK or compiler: see the
-# README's "Platforms" section for what it does not prove.
+# This is Swift's type checker against transcribed headers, not Apple's SDK or compiler: see
+# CONTRIBUTING.md's "Platforms" section for what it does not prove.
 # Usage: Scripts/typecheck-apple.sh (prints what it checked; exits non-zero on any failure)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -3,7 +3,7 @@
 
 Usage: check_examples.py BIN_PATH   (BIN_PATH: `swift build --show-bin-path`, with the modules built)
 
-Where examples come from: every ```swift block of README.md and of the DocC articles
+Where examples come from: every ```swift block of README.md, CONTRIBUTING.md and of the DocC articles
 (Sources/*/Documentation.docc/*.md), and every ```swift block of a `///` doc comment in Sources/.
 
 How a block is checked, by its kind:
@@ -156,7 +156,7 @@ def fenced(path, lines):
 
 def collect():
     os.chdir(ROOT)
-    blocks = markdown_blocks("README.md")
+    blocks = markdown_blocks("README.md") + markdown_blocks("CONTRIBUTING.md")
     for path in sorted(glob("Sources/*/Documentation.docc/*.md")):
         blocks += markdown_blocks(path)
     for path in sorted(glob("Sources/**/*.swift", recursive=True)):
