@@ -92,7 +92,7 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   if [ -n "$last" ] && [ "$(git rev-list --parents -n 1 "$last" | wc -w)" -gt 1 ]; then
     if ! git diff-tree --no-commit-id --name-only -r "$last" | grep -qx CHANGELOG.md; then
       echo "error: commit $(git log -1 --format='%h "%s"' "$last") changed api/ without CHANGELOG.md." >&2
-      echo "Amend it with its CHANGELOG.md entry; once shared, the fix is a commit that changes both." >&2
+      echo "Amend it with its CHANGELOG.md entry; once shared, see api/README.md." >&2
       exit 1
     fi
   fi
