@@ -72,13 +72,18 @@ func associatedGetBenchmark(population: Int) {
   key.setValue(7, for: object)
   dictionary.setValue(7, for: object)
   var sum = 0
-  table.add("stored property", nanoseconds(iterations: iterations) { sum &+= object.value })
+  table.add(
+    "stored property", nanoseconds(iterations: iterations) { count in for _ in 0..<count { sum &+= object.value } })
   table.add(
     "[ObjectIdentifier: Any] + lock",
-    nanoseconds(iterations: iterations) { sum &+= dictionary.value(for: object) as? Int ?? 0 },
+    nanoseconds(iterations: iterations) { count in
+      for _ in 0..<count { sum &+= dictionary.value(for: object) as? Int ?? 0 }
+    },
     baseline: true
   )
-  table.add("AssociatedKey.value(for:)", nanoseconds(iterations: iterations) { sum &+= key.value(for: object) ?? 0 })
+  table.add(
+    "AssociatedKey.value(for:)",
+    nanoseconds(iterations: iterations) { count in for _ in 0..<count { sum &+= key.value(for: object) ?? 0 } })
   blackHole(sum)
   blackHole(others)
   table.print()
@@ -88,27 +93,29 @@ func associatedSetBenchmark(population: Int) {
   let iterations = 1_000_000
   var table = Table("set an Int (\(population) object(s) with values)")
   let (key, dictionary, object, others) = associatedFixture(population: population)
-  var counter = 0
   table.add(
     "stored property",
-    nanoseconds(iterations: iterations) {
-      counter &+= 1
-      object.value = counter
+    nanoseconds(iterations: iterations) { count in
+      for value in 0..<count {
+        object.value = value
+      }
     }
   )
   table.add(
     "[ObjectIdentifier: Any] + lock",
-    nanoseconds(iterations: iterations) {
-      counter &+= 1
-      dictionary.setValue(counter, for: object)
+    nanoseconds(iterations: iterations) { count in
+      for value in 0..<count {
+        dictionary.setValue(value, for: object)
+      }
     },
     baseline: true
   )
   table.add(
     "AssociatedKey.setValue(_:for:)",
-    nanoseconds(iterations: iterations) {
-      counter &+= 1
-      key.setValue(counter, for: object)
+    nanoseconds(iterations: iterations) { count in
+      for value in 0..<count {
+        key.setValue(value, for: object)
+      }
     }
   )
   blackHole(object.value)
@@ -124,25 +131,31 @@ func associatedChurnBenchmark() {
   let dictionary = LockedDictionary()
   table.add(
     "stored property",
-    nanoseconds(iterations: iterations) {
-      let object = PropertyHolder()
-      object.value = 1
-      blackHole(object)
+    nanoseconds(iterations: iterations) { count in
+      for _ in 0..<count {
+        let object = PropertyHolder()
+        object.value = 1
+        blackHole(object)
+      }
     }
   )
   table.add(
     "[ObjectIdentifier: Any] + lock (leaks)",
-    nanoseconds(iterations: iterations) {
-      let object = PropertyHolder()
-      dictionary.setValue(1, for: object)
+    nanoseconds(iterations: iterations) { count in
+      for _ in 0..<count {
+        let object = PropertyHolder()
+        dictionary.setValue(1, for: object)
+      }
     },
     baseline: true
   )
   table.add(
     "AssociatedKey.setValue(_:for:)",
-    nanoseconds(iterations: iterations) {
-      let object = PropertyHolder()
-      key.setValue(1, for: object)
+    nanoseconds(iterations: iterations) { count in
+      for _ in 0..<count {
+        let object = PropertyHolder()
+        key.setValue(1, for: object)
+      }
     }
   )
   table.print()

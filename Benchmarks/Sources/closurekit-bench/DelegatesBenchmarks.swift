@@ -230,17 +230,22 @@ func delegateSlotBenchmark() {
   let plain: @Sendable (Int) -> Int = {
     counter.value &+= $0; return $0
   }
-  table.add("stored closure", nanoseconds(iterations: iterations) { blackHole(plain(1)) }, baseline: true)
+  table.add(
+    "stored closure",
+    nanoseconds(iterations: iterations) { count in for value in 0..<count { blackHole(plain(value)) } }, baseline: true)
   let slot = Delegate<Int, Int>()
   slot.delegate {
     counter.value &+= $0; return $0
   }
-  table.add("Delegate slot", nanoseconds(iterations: iterations) { blackHole(slot(1)) })
+  table.add(
+    "Delegate slot", nanoseconds(iterations: iterations) { count in for value in 0..<count { blackHole(slot(value)) } })
   let owner = BenchmarkOwner()
   let ownerSlot = Delegate<Int, Int>()
   ownerSlot.delegate(on: owner) { _, value in
     counter.value &+= value; return value
   }
-  table.add("Delegate slot with owner", nanoseconds(iterations: iterations) { blackHole(ownerSlot(1)) })
+  table.add(
+    "Delegate slot with owner",
+    nanoseconds(iterations: iterations) { count in for value in 0..<count { blackHole(ownerSlot(value)) } })
   table.print()
 }

@@ -15,10 +15,12 @@ let dialogsSuite = Suite(name: "dialogs") {
   let iterations = 20_000
   let counter = Counter()
 
-  let baseline = nanoseconds(iterations: iterations, rounds: 5) {
-    let actions: [() -> Void] = [{ counter.value += 1 }, { counter.value += 2 }, { counter.value += 3 }]
-    actions[1]()
-    blackHole(actions)
+  let baseline = nanoseconds(iterations: iterations, rounds: 5) { count in
+    for _ in 0..<count {
+      let actions: [() -> Void] = [{ counter.value += 1 }, { counter.value += 2 }, { counter.value += 3 }]
+      actions[1]()
+      blackHole(actions)
+    }
   }
 
   let presenter = SecondButtonPresenter()

@@ -18,11 +18,31 @@ let eventsSuite = Suite(name: "events") {
   memoryBenchmark()
 }
 
-/// `Event.send` against a plain array of the same closures and against NotificationCenter, measured
-/// interleaved (see ``interleavedMinimum(rounds:_:)``).
+/// `Event.send` against a plain array of the same closures, against the multicast a user would
+/// write instead (``MutexMulticast``) and against NotificationCenter, measured interleaved (see
+/// ``interleavedMinimum(rounds:_:)``).
 func sendBenchmark(handlers: Int) {
   sendTable(handlers: handlers).print()
 }
+
+/// The thread-safe multicast a user writes by hand instead of `Event`: the handlers in a
+/// `Mutex<[closure]>`; a send copies the array under the lock and calls the copy outside it.
+/// It has no "still live?" check: a handler removed during a send may still run once.
+final class MutexMulticast<Value>: Sendable {
+  private let handlers = Mutex<[@Sendable (Value) -> Void]>([])
+
+  func add(_ handler: @escaping @Sendable (Value) -> Void) {
+    handlers.withLock { $0.append(handler) }
+  }
+
+  func send(_ value: Value) {
+    let snapshot = handlers.withLock { $0 }
+    for handler in snapshot { handler(value) }
+  }
+}
+
+/// The name of the send tables' ``MutexMulticast`` row.
+let mutexMulticastRow = "Mutex<[closure]> multicast"
 
 /// The table of ``sendBenchmark(handlers:)``; also read by the regression guard.
 func sendTable(handlers: Int, rounds: Int = 61, withNotificationCenter: Bool = true) -> Table {
@@ -31,23 +51,34 @@ func sendTable(handlers: Int, rounds: Int = 61, withNotificationCenter: Bool = t
   let closures: [@Sendable (Int) -> Void] = (0..<handlers).map { _ in { counter.value &+= $0 } }
   let event = Event<Int>()
   for _ in 0..<handlers { event.addHandler { counter.value &+= $0 } }
+  let multicast = MutexMulticast<Int>()
+  for _ in 0..<handlers { multicast.add { counter.value &+= $0 } }
   let center = NotificationCenter()
   let name = Notification.Name("bench")
   let observers = (0..<handlers).map { _ in
     center.addObserver(forName: name, object: nil, queue: nil) { _ in counter.value &+= 1 }
   }
-  var bodies: [(iterations: Int, body: () -> Void)] = [
-    (iterations, { for closure in closures { closure(1) } }),
-    (iterations, { event.send(1) }),
+  var loops: [(iterations: Int, loop: TimedLoop)] = [
+    (
+      iterations,
+      { count in
+        for value in 0..<count {
+          for closure in closures { closure(value) }
+        }
+      }
+    ),
+    (iterations, { count in for value in 0..<count { event.send(value) } }),
+    (iterations, { count in for value in 0..<count { multicast.send(value) } }),
   ]
   if withNotificationCenter {
-    bodies.append((max(iterations / 20, 10), { center.post(name: name, object: nil) }))
+    loops.append((max(iterations / 20, 10), { count in for _ in 0..<count { center.post(name: name, object: nil) } }))
   }
-  let times = interleavedMinimum(rounds: rounds, bodies)
+  let times = interleavedMinimum(rounds: rounds, loops)
   var table = Table("send to \(handlers) immediate handler(s) (fastest of \(rounds) interleaved rounds)")
   table.add("plain [closure] loop", times[0], baseline: true)
   table.add("Event.send", times[1])
-  if withNotificationCenter { table.add("NotificationCenter.post", times[2]) }
+  table.add(mutexMulticastRow, times[2])
+  if withNotificationCenter { table.add("NotificationCenter.post", times[3]) }
   for observer in observers { center.removeObserver(observer) }
   blackHole(counter.value)
   return table
@@ -71,8 +102,15 @@ func sendWithWorkTable(rounds: Int = 61) -> Table {
   let times = interleavedMinimum(
     rounds: rounds,
     [
-      (iterations, { for closure in closures { closure(1) } }),
-      (iterations, { event.send(1) }),
+      (
+        iterations,
+        { count in
+          for value in 0..<count {
+            for closure in closures { closure(value) }
+          }
+        }
+      ),
+      (iterations, { count in for value in 0..<count { event.send(value) } }),
     ])
   var table = Table("send to 10 handlers, each an atomic add (fastest of \(rounds) interleaved rounds)")
   table.add("plain [closure] loop", times[0], baseline: true)
@@ -86,10 +124,12 @@ func asyncStreamBenchmark() async {
   let count = 200_000
   var table = Table("one value to one consumer")
   let counter = Counter()
+  let stored = PlainObserved()
+  stored.handler = { counter.value &+= $0 }
   table.add(
     "plain closure call",
-    nanoseconds(iterations: count) {
-      counter.value &+= 1
+    nanoseconds(iterations: count) { iterations in
+      for value in 0..<iterations { stored.handler?(value) }
     },
     baseline: true
   )

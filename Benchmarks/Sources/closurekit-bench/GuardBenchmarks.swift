@@ -44,6 +44,7 @@ func printSendGuardRows() {
     let table = sendTable(handlers: handlers, withNotificationCenter: false)
     table.print()
     print("guard-best send-\(handlers) \(table.ratio(of: "Event.send"))")
+    print("guard-best send-\(handlers)-mutex \(table.value(of: "Event.send") / table.value(of: mutexMulticastRow))")
   }
   let withWork = sendWithWorkTable()
   withWork.print()

@@ -24,7 +24,8 @@ func notificationBenchmark(observers: Int) {
   }
   table.add(
     "Foundation block observers",
-    nanoseconds(iterations: iterations) { foundationCenter.post(name: name, object: nil) },
+    nanoseconds(iterations: iterations) { count in for _ in 0..<count { foundationCenter.post(name: name, object: nil) }
+    },
     baseline: true
   )
   for token in tokens { foundationCenter.removeObserver(token) }
@@ -33,7 +34,8 @@ func notificationBenchmark(observers: Int) {
   let bag = SubscriptionBag()
   for _ in 0..<observers { center.observing(name).addHandler { _ in counter.value &+= 1 }.store(in: bag) }
   table.add(
-    "observing(_:).addHandler tokens", nanoseconds(iterations: iterations) { center.post(name: name, object: nil) })
+    "observing(_:).addHandler tokens",
+    nanoseconds(iterations: iterations) { count in for _ in 0..<count { center.post(name: name, object: nil) } })
   bag.cancelAll()
 
   let ownerCenter = NotificationCenter()
@@ -44,7 +46,7 @@ func notificationBenchmark(observers: Int) {
   }
   table.add(
     "observing(_:).addHandler(owner:) tokens",
-    nanoseconds(iterations: iterations) { ownerCenter.post(name: name, object: nil) })
+    nanoseconds(iterations: iterations) { count in for _ in 0..<count { ownerCenter.post(name: name, object: nil) } })
   ownerBag.cancelAll()
   table.print()
   blackHole(counter.value)
@@ -65,32 +67,45 @@ func notificationRegistrationBenchmark(rounds: Int = 61) {
   for _ in 0..<10 { center.observing(name).addHandler { _ in }.store(in: present) }
   let owner = BenchmarkOwner()
   let alone = Notification.Name("closurekit.bench.alone")
-  let rows: [(name: String, iterations: Int, body: () -> Void)] = [
+  let rows: [(name: String, iterations: Int, loop: TimedLoop)] = [
     (
       "NotificationCenter add + remove observer", iterations / 4,
-      {
-        let observer = foundationCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }
-        foundationCenter.removeObserver(observer)
+      { count in
+        for _ in 0..<count {
+          let observer = foundationCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }
+          foundationCenter.removeObserver(observer)
+        }
       }
     ),
-    ("observing(_:).addHandler + cancel", iterations, { center.observing(name).addHandler { _ in }.cancel() }),
+    (
+      "observing(_:).addHandler + cancel", iterations,
+      { count in
+        for _ in 0..<count { center.observing(name).addHandler { _ in }.cancel() }
+      }
+    ),
     (
       "observing(_:).addHandler(owner:) + cancel", iterations,
-      { center.observing(name).addHandler(owner: owner) { _, _ in }.cancel() }
+      { count in
+        for _ in 0..<count { center.observing(name).addHandler(owner: owner) { _, _ in }.cancel() }
+      }
     ),
     (
       "first observer of a name: NotificationCenter add + remove observer", iterations / 4,
-      {
-        let observer = foundationCenter.addObserver(forName: alone, object: nil, queue: nil) { _ in }
-        foundationCenter.removeObserver(observer)
+      { count in
+        for _ in 0..<count {
+          let observer = foundationCenter.addObserver(forName: alone, object: nil, queue: nil) { _ in }
+          foundationCenter.removeObserver(observer)
+        }
       }
     ),
     (
       "first handler of a name: observing(_:).addHandler + cancel", iterations / 4,
-      { center.observing(alone).addHandler { _ in }.cancel() }
+      { count in
+        for _ in 0..<count { center.observing(alone).addHandler { _ in }.cancel() }
+      }
     ),
   ]
-  let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.body) })
+  let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.loop) })
   var table = Table(
     "NotificationCenter: add + remove one handler, 10 present (fastest of \(rounds) interleaved rounds)",
     unit: "ns/pair")

@@ -55,24 +55,12 @@ final class LockedModel: Observable, Sendable {
   }
 }
 
-/// Runs the variants interleaved, round after round, and returns each one's fastest round in
-/// nanoseconds per iteration: on a shared machine that is the least disturbed measurement.
-func bestOfInterleaved(_ variants: [(name: String, body: () -> Void)], iterations: Int, rounds: Int = 15) -> [Double] {
-  var best = [Double](repeating: .infinity, count: variants.count)
-  for _ in 0..<rounds {
-    for (index, variant) in variants.enumerated() {
-      best[index] = min(best[index], nanoseconds(iterations: iterations, rounds: 1, variant.body))
-    }
-  }
-  return best
-}
-
-/// The table of ``bestOfInterleaved(_:iterations:rounds:)``: one row per variant, the first the
-/// baseline.
+/// The table of ``interleavedMinimum(rounds:_:)`` over `variants`: one row per variant, each its
+/// fastest of `rounds` interleaved rounds, the first the baseline.
 func interleavedTable(
-  _ title: String, _ variants: [(name: String, body: () -> Void)], iterations: Int, rounds: Int
+  _ title: String, _ variants: [(name: String, loop: TimedLoop)], iterations: Int, rounds: Int
 ) -> Table {
-  let best = bestOfInterleaved(variants, iterations: iterations, rounds: rounds)
+  let best = interleavedMinimum(rounds: rounds, variants.map { (iterations, $0.loop) })
   var table = Table(title)
   for (index, variant) in variants.enumerated() {
     table.add(variant.name, best[index], baseline: index == 0)
@@ -90,81 +78,43 @@ func observedWriteBenchmark() {
 /// bursts that can span all 15 long rounds.
 func observedWriteTable(rounds: Int = 15, iterations: Int = 100_000) -> Table {
   let counter = Counter()
-  var next = 0
-  var variants: [(name: String, body: () -> Void)] = []
+  var variants: [(name: String, loop: TimedLoop)] = []
 
   let plain = PlainObserved()
   plain.handler = { counter.value &+= $0 }
   variants.append(
     (
       "stored property + optional stored closure call",
-      {
-        next &+= 1
-        plain.value = next
-        plain.handler?(next)
+      { count in
+        for value in 0..<count {
+          plain.value = value
+          plain.handler?(value)
+        }
       }
     )
   )
 
   let empty = Observed(0)
-  variants.append(
-    (
-      "Observed, 0 observers",
-      {
-        next &+= 1
-        empty.value = next
-      }
-    )
-  )
+  variants.append(("Observed, 0 observers", { count in for value in 0..<count { empty.value = value } }))
 
   let observed = Observed(0)
   observed.observe { counter.value &+= $0.newValue! }
-  variants.append(
-    (
-      "Observed, 1 observer [.new]",
-      {
-        next &+= 1
-        observed.value = next
-      }
-    )
-  )
+  variants.append(("Observed, 1 observer [.new]", { count in for value in 0..<count { observed.value = value } }))
 
   let both = Observed(0)
   both.observe(options: [.old, .new]) { counter.value &+= $0.newValue! &- $0.oldValue! }
   variants.append(
-    (
-      "Observed, 1 observer [.old, .new]",
-      {
-        next &+= 1
-        both.value = next
-      }
-    )
-  )
-  variants.append(("Observed.modify, 1 observer", { both.modify { $0 &+= 1 } }))
+    ("Observed, 1 observer [.old, .new]", { count in for value in 0..<count { both.value = value } }))
+  variants.append(("Observed.modify, 1 observer", { count in for _ in 0..<count { both.modify { $0 &+= 1 } } }))
 
   let prior = Observed(0)
   prior.observe(options: [.prior, .old, .new]) { counter.value &+= $0.oldValue! }
   variants.append(
-    (
-      "Observed, 1 observer [.prior, .old, .new]",
-      {
-        next &+= 1
-        prior.value = next
-      }
-    )
-  )
+    ("Observed, 1 observer [.prior, .old, .new]", { count in for value in 0..<count { prior.value = value } }))
 
   let ten = Observed(0)
   for _ in 0..<10 { ten.observe { counter.value &+= $0.newValue! } }
-  variants.append(
-    (
-      "Observed, 10 observers",
-      {
-        next &+= 1
-        ten.value = next
-      }
-    )
-  )
+  variants.append(("Observed, 10 observers", { count in for value in 0..<count { ten.value = value } }))
 
   let table = interleavedTable(
     "Observed write (best of \(rounds) interleaved rounds)", variants, iterations: iterations, rounds: rounds)
@@ -197,14 +147,14 @@ func observableCycleBenchmark() {
   let rounds = 15
   let counter = Counter()
   let scheduler = ManualScheduler()
-  var variants: [(name: String, body: () -> Void)] = []
-  /// One iteration: a write of the next value, then every hop it caused.
-  func cycle(_ model: BenchModel) -> () -> Void {
-    var next = 0
-    return {
-      next &+= 1
-      model.count = next
-      scheduler.runAll()
+  var variants: [(name: String, loop: TimedLoop)] = []
+  /// The timed loop: a write of the next value, then every hop it caused, `count` times.
+  func cycle(_ model: BenchModel) -> TimedLoop {
+    { count in
+      for value in 0..<count {
+        model.count = value
+        scheduler.runAll()
+      }
     }
   }
 
@@ -261,14 +211,10 @@ func observableCycleBenchmark() {
       }
     }
     track()
-    var next = 0
     variants.append(
       (
         "withObservationTracking, re-arm in willSet",
-        {
-          next &+= 1
-          model.count = next
-        }
+        { count in for value in 0..<count { model.count = value } }
       )
     )
   }

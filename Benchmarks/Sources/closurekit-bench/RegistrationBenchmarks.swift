@@ -59,70 +59,103 @@ func registrationTable(rounds: Int = 61) -> Table {
   let observed = Observed(0)
   for _ in 0..<10 { observed.observe { blackHole($0.newValue!) } }
 
-  let rows: [(name: String, perIteration: Double, iterations: Int, body: () -> Void)] = [
+  let rows: [(name: String, perIteration: Double, iterations: Int, loop: TimedLoop)] = [
     (
       "NotificationCenter add + remove observer", 1, iterations / 4,
-      {
-        let observer = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
-        center.removeObserver(observer)
+      { count in
+        for _ in 0..<count {
+          let observer = center.addObserver(forName: name, object: nil, queue: nil) { _ in }
+          center.removeObserver(observer)
+        }
       }
     ),
     (
       "plain [closure] append + removeLast", 1, iterations,
-      {
-        closures.append { blackHole($0) }
-        closures.removeLast()
+      { count in
+        for _ in 0..<count {
+          closures.append { blackHole($0) }
+          closures.removeLast()
+        }
       }
     ),
-    ("Event.addHandler + cancel", 1, iterations, { event.addHandler { blackHole($0) }.cancel() }),
+    (
+      "Event.addHandler + cancel", 1, iterations,
+      { count in
+        for _ in 0..<count { event.addHandler { blackHole($0) }.cancel() }
+      }
+    ),
     (
       "Event.addHandler(owner:) + cancel", 1, iterations,
-      { event.addHandler(owner: owner) { _, value in blackHole(value) }.cancel() }
+      { count in
+        for _ in 0..<count { event.addHandler(owner: owner) { _, value in blackHole(value) }.cancel() }
+      }
     ),
     (
       "Event.addHandler(on: .queue) + cancel", 1, iterations,
-      { event.addHandler(on: .queue(queue)) { blackHole($0) }.cancel() }
+      { count in
+        for _ in 0..<count { event.addHandler(on: .queue(queue)) { blackHole($0) }.cancel() }
+      }
     ),
     (
       "ControlActions.addAction + removeActions", 1, iterations,
-      {
-        actions.addAction(for: .second) { blackHole($0) }
-        actions.removeActions(for: .second)
+      { count in
+        for _ in 0..<count {
+          actions.addAction(for: .second) { blackHole($0) }
+          actions.removeActions(for: .second)
+        }
       }
     ),
     (
       "Observed.observe + cancel", 1, iterations,
-      { observed.observe { blackHole($0.newValue!) }.cancel() }
+      { count in
+        for _ in 0..<count { observed.observe { blackHole($0.newValue!) }.cancel() }
+      }
     ),
-    ("(floor of owner:) object with a weak reference, made + freed", 1, iterations, { blackHole(WeakBox(owner)) }),
-    ("(its baseline) same object without the weak reference", 1, iterations, { blackHole(PlainBox(1)) }),
+    (
+      "(floor of owner:) object with a weak reference, made + freed", 1, iterations,
+      { count in
+        for _ in 0..<count { blackHole(WeakBox(owner)) }
+      }
+    ),
+    (
+      "(its baseline) same object without the weak reference", 1, iterations,
+      { count in
+        for _ in 0..<count { blackHole(PlainBox(1)) }
+      }
+    ),
     (
       "SubscriptionBag of 10 tokens, dropped (per token)", 10, iterations / 10,
-      {
-        let bag = SubscriptionBag()
-        for _ in 0..<10 { event.addHandler { blackHole($0) }.store(in: bag) }
+      { count in
+        for _ in 0..<count {
+          let bag = SubscriptionBag()
+          for _ in 0..<10 { event.addHandler { blackHole($0) }.store(in: bag) }
+        }
       }
     ),
     (
       "(floor of the bag) 10 tokens kept, then each cancelled (per token)", 10, iterations / 10,
-      {
-        var tokens: [Subscription] = []
-        tokens.reserveCapacity(10)
-        for _ in 0..<10 { tokens.append(event.addHandler { blackHole($0) }) }
-        for token in tokens { token.cancel() }
+      { count in
+        for _ in 0..<count {
+          var tokens: [Subscription] = []
+          tokens.reserveCapacity(10)
+          for _ in 0..<10 { tokens.append(event.addHandler { blackHole($0) }) }
+          for token in tokens { token.cancel() }
+        }
       }
     ),
     (
       "(its baseline) NotificationCenter, 10 observers added, then each removed (per observer)", 10, iterations / 40,
-      {
-        var observers: [any NSObjectProtocol] = []
-        observers.reserveCapacity(10)
-        for _ in 0..<10 { observers.append(batchCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }) }
-        for observer in observers { batchCenter.removeObserver(observer) }
+      { count in
+        for _ in 0..<count {
+          var observers: [any NSObjectProtocol] = []
+          observers.reserveCapacity(10)
+          for _ in 0..<10 { observers.append(batchCenter.addObserver(forName: name, object: nil, queue: nil) { _ in }) }
+          for observer in observers { batchCenter.removeObserver(observer) }
+        }
       }
     ),
   ]
-  let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.body) })
+  let times = interleavedMinimum(rounds: rounds, rows.map { ($0.iterations, $0.loop) })
   var table = Table(
     "add + remove one handler, 10 already present (fastest of \(rounds) interleaved rounds)", unit: "ns/pair")
   for (index, row) in rows.enumerated() {
@@ -170,44 +203,43 @@ func queueDeliveryBenchmark(handlers: Int) {
 func diagnosticsBenchmark() {
   let event = Event<Int>()
   for _ in 0..<10 { event.addHandler { blackHole($0) } }
-  let batch = 100.0
-  let rows: [(name: String, body: () -> Void)] = [
+  let rows: [(name: String, loop: TimedLoop)] = [
     (
       "add + cancel, diagnostics off",
-      {
+      { count in
         HandlerDiagnostics.disable()
-        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+        for _ in 0..<count { event.addHandler { blackHole($0) }.cancel() }
       }
     ),
     (
       "add + cancel, diagnostics on",
-      {
+      { count in
         HandlerDiagnostics.enable { _ in }
-        for _ in 0..<100 { event.addHandler { blackHole($0) }.cancel() }
+        for _ in 0..<count { event.addHandler { blackHole($0) }.cancel() }
         HandlerDiagnostics.disable()
       }
     ),
     (
       "send to 10, diagnostics off",
-      {
+      { count in
         HandlerDiagnostics.disable()
-        for value in 0..<100 { event.send(value) }
+        for value in 0..<count { event.send(value) }
       }
     ),
     (
       "send to 10, diagnostics on",
-      {
+      { count in
         HandlerDiagnostics.enable { _ in }
-        for value in 0..<100 { event.send(value) }
+        for value in 0..<count { event.send(value) }
         HandlerDiagnostics.disable()
       }
     ),
   ]
-  let times = interleavedMinimum(rounds: 61, rows.map { (20, $0.body) })
+  let times = interleavedMinimum(rounds: 61, rows.map { (2_000, $0.loop) })
   for first in [0, 2] {
     var table = Table("HandlerDiagnostics off and on (fastest of 61 interleaved rounds)", unit: "ns/op")
     for index in first...first + 1 {
-      table.add(rows[index].name, times[index] / batch, baseline: index == first)
+      table.add(rows[index].name, times[index], baseline: index == first)
     }
     table.print()
   }
