@@ -9,6 +9,7 @@ let package = Package(
     .library(name: "ClosureKitFoundation", targets: ["ClosureKitFoundation"]),
     .library(name: "ClosureKitTesting", targets: ["ClosureKitTesting"]),
     .library(name: "ClosureKitUIKit", targets: ["ClosureKitUIKit"]),
+    .library(name: "ClosureKitSwiftUI", targets: ["ClosureKitSwiftUI"]),
     .executable(name: "closurekit-demo", targets: ["closurekit-demo"]),
   ],
   targets: [
@@ -21,6 +22,9 @@ let package = Package(
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
+    // Combine and SwiftUI bridges: the bridges compile on Apple platforms only; their demand,
+    // buffering and dialog logic is plain Swift, built and tested everywhere.
+    .target(name: "ClosureKitSwiftUI", dependencies: ["ClosureKit"]),
     // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
     // The `.heavy` test trait (the stress tests of both test targets take turns) and the waits and
@@ -42,6 +46,10 @@ let package = Package(
     .testTarget(
       name: "ClosureKitTests",
       dependencies: ["ClosureKit", "ClosureKitTesting", "ClosureKitTestSupport"]
+    ),
+    .testTarget(
+      name: "ClosureKitSwiftUITests",
+      dependencies: ["ClosureKit", "ClosureKitSwiftUI", "ClosureKitTesting", "ClosureKitTestSupport"]
     ),
     .testTarget(
       name: "ClosureKitFoundationTests",

@@ -8,10 +8,24 @@
 #   ClosureKitTesting     every file, against that ClosureKit
 #   ClosureKitFoundation  every file, against the SDK's Foundation (URLSession, XMLParser, NSCache...)
 #   ClosureKitUIKit       every file, against the SDK's UIKit
+#   ClosureKitSwiftUI     every file, against the SDK's SwiftUI and Combine
 #   the client files      Tests/StubSDK/Usage and Tests/AppleStubs/Usage, as an app would use the API
-#   the examples          every ```swift block of UIKit.md and of ClosureKitUIKit's doc comments
+#   the examples          every ```swift block of UIKit.md and of ClosureKitUIKit's doc comments;
+#                         every ```swift block of SwiftUIAndCombine.md and of ClosureKitSwiftUI's
 # then the negative controls in Tests/AppleSDK/NegativeControl, which must each fail with the error
-# they name (a wrong Darwin signature, a wrong UIKit selector).
+# they name (a wrong Darwin signature, a wrong UIKit selector, a wrong SwiftUI label), and the type
+# names: no public type of ClosureKit's modules may share its name with one of SwiftUI, Combine,
+# UIKit, Foundation, Observation or the standard library (Scripts/apple-sdk/type-names.py, with a
+# collision added as its negative control).
+#
+# SwiftUI needs two things this toolchain lacks. API notes for the `os` module
+# (Scripts/apple-sdk/os.apinotes, as for Dispatch). And one line of SwiftUI's interface: the
+# inlinable getter of `Environment.wrappedValue` logs `os_log(.fault, log:, "...\(Value.self)...")`,
+# an interpolation Swift 5.8 sent to os_log's OSLogMessage overload and Swift 6.3 resolves to the
+# `StaticString` one, where interpolation is an error, so the module does not load. The script
+# copies the interface (never committed: Apple's file) with only that interpolation removed from
+# the message, and puts the copy on `-I` before the SDK's; nothing else in it changes (the script
+# checks that exactly one line differs).
 #
 # The SDK is not part of the repository (Apple's licence): pass its directory. In a session,
 # `fetch` github:theos/sdks and run ../shared/tools/extract-apple-sdk.sh on the mirror; the
@@ -45,7 +59,16 @@ toolchain="$(dirname "$(readlink -f "$(command -v swiftc)")")/.."
 for folder in clang shims host; do
   ln -sfn "$toolchain/lib/swift/$folder" "$work/resources/$folder"
 done
-cp Scripts/apple-sdk/Dispatch.apinotes "$work/resources/apinotes/"
+cp Scripts/apple-sdk/Dispatch.apinotes Scripts/apple-sdk/os.apinotes "$work/resources/apinotes/"
+
+# SwiftUI's interface with the one message that Swift 6.3 cannot type-check changed (see above).
+swiftuiInterface="$sdk/System/Library/Frameworks/SwiftUI.framework/Modules/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface"
+rm -rf "$work/swiftui"
+mkdir -p "$work/swiftui/SwiftUI.swiftmodule"
+sed 's/Accessing Environment<\\(Value\.self)>'"'"'s value outside of/Accessing Environment'"'"'s value outside of/' \
+  "$swiftuiInterface" >"$work/swiftui/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface"
+changed="$(diff "$swiftuiInterface" "$work/swiftui/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface" | grep -c '^<' || true)"
+[ "$changed" = 1 ] || fail "expected to change exactly one line of SwiftUI's interface, changed $changed"
 
 plugins=(-plugin-path "$toolchain/lib/swift/host/plugins" -plugin-path "$toolchain/local/lib/swift/host/plugins")
 if [ -f "$toolchain/lib/swift/host/libSwiftInProcPluginServer.so" ]; then
@@ -53,7 +76,7 @@ if [ -f "$toolchain/lib/swift/host/libSwiftInProcPluginServer.so" ]; then
 fi
 base=(
   -sdk "$sdk" -target "$target" -resource-dir "$work/resources"
-  -module-cache-path "$work/module-cache" -swift-version 6 "${plugins[@]}"
+  -module-cache-path "$work/module-cache" -swift-version 6 "${plugins[@]}" -I "$work/swiftui"
 )
 # As Package.swift builds every target.
 package=(
@@ -139,8 +162,15 @@ uikit=(Sources/ClosureKitUIKit/**/*.swift)
 typecheck ClosureKitUIKit "${uikit[@]}"
 emit ClosureKitUIKit "${uikit[@]}"
 
+echo "==> ClosureKitSwiftUI (Apple's SwiftUI and Combine)"
+swiftui=(Sources/ClosureKitSwiftUI/**/*.swift)
+typecheck ClosureKitSwiftUI "${swiftui[@]}"
+emit ClosureKitSwiftUI "${swiftui[@]}"
+swiftc -frontend -emit-module "${package[@]}" -import-module NewerFoundation -module-name ClosureKitFoundation \
+  -experimental-skip-all-function-bodies -emit-module-path "$work/modules/ClosureKitFoundation.swiftmodule" "${foundation[@]}"
+
 echo "==> the client files, as an app uses the API"
-usage=(Tests/StubSDK/Usage/*.swift Tests/AppleStubs/Usage/*.swift)
+usage=(Tests/StubSDK/Usage/*.swift Tests/AppleStubs/Usage/*.swift Tests/AppleSDK/Usage/*.swift)
 [ ${#usage[@]} -gt 0 ] || fail "no client files"
 printf '    %s\n' "${usage[@]}"
 typecheck AppleSDKUsage "${usage[@]}"
@@ -150,6 +180,15 @@ extract_uikit_doc_blocks Tests/StubSDK/DocExamples/extract-swift-blocks.awk "$wo
 [ "$blocks" -gt 0 ] || fail "no Swift code blocks found"
 echo "    $blocks blocks"
 typecheck AppleSDKDocExamples Tests/StubSDK/DocExamples/DocExampleContext.swift "$work"/doc-examples/*.swift
+
+echo "==> the Swift blocks of SwiftUIAndCombine.md and of ClosureKitSwiftUI's doc comments"
+rm -rf "$work/swiftui-examples"
+mkdir -p "$work/swiftui-examples"
+python3 Scripts/apple-sdk/extract-swiftui-examples.py "$work/swiftui-examples" \
+  Sources/ClosureKit/Documentation.docc/SwiftUIAndCombine.md Sources/ClosureKitSwiftUI/**/*.swift
+swiftuiExamples=("$work"/swiftui-examples/*.swift)
+[ ${#swiftuiExamples[@]} -gt 0 ] || fail "no SwiftUI examples found"
+typecheck AppleSDKSwiftUIExamples "${swiftuiExamples[@]}"
 
 echo "==> negative controls: each must fail with the error it names"
 # The stub check's pthread control states what the SDK says, so it must fail here too.
@@ -184,6 +223,9 @@ grep -qF -- "error: $expected" "$work/negative.log" || {
   fail "the mutated ClosureKit failed, but not with 'error: $expected'"
 }
 echo "    ok: error: $expected"
+
+echo "==> type names: none of ClosureKit's public types may share a name with Apple's or the standard library's"
+python3 Scripts/apple-sdk/type-names.py --sdk "$sdk" --work "$work" -- "${base[@]}"
 
 if [ ${#declarationsOnly[@]} -gt 0 ]; then
   echo "note: declarations only (the compiler crashes on their bodies with this SDK's standard library):"

@@ -39,7 +39,9 @@ lines), which DocC and GitHub do not render:
     -->
 
 UIKit blocks (UIKit.md, Sources/ClosureKitUIKit) are skipped without a marker: there is no UIKit
-here; Scripts/typecheck-uikit.sh type-checks that layer against the stub SDK.
+here; Scripts/typecheck-uikit.sh type-checks that layer against the stub SDK. So are the SwiftUI and
+Combine blocks (SwiftUIAndCombine.md, Sources/ClosureKitSwiftUI): Scripts/typecheck-apple-sdk.sh
+type-checks them against Apple's own SDK.
 
 Scripts/examples/NegativeControls.md holds blocks that must be reported (a type error, a wrong
 `// prints` comment, a `fails` block that compiles, a missing Linux import): the check fails if one
@@ -79,6 +81,8 @@ class Block:
         if self.kind is None:
             if self.is_uikit():
                 self.kind, self.reason = "skip", "UIKit (Scripts/typecheck-uikit.sh)"
+            elif self.is_swiftui():
+                self.kind, self.reason = "skip", "SwiftUI and Combine (Scripts/typecheck-apple-sdk.sh)"
             elif all(re.match(r"^(static |//|\s*$)", l) for l in code):
                 self.kind = "member"
             elif self.imports or NON_LOCAL.search("\n".join(code)):
@@ -88,6 +92,9 @@ class Block:
 
     def is_uikit(self):
         return self.path.endswith("UIKit.md") or self.path.startswith("Sources/ClosureKitUIKit/")
+
+    def is_swiftui(self):
+        return self.path.endswith("SwiftUIAndCombine.md") or self.path.startswith("Sources/ClosureKitSwiftUI/")
 
     def parse_marker(self, lines):
         # `lines`: the non-blank lines right above the fence; the marker is the last one there.
