@@ -39,6 +39,12 @@ let package = Package(
       name: "closurekit-demo",
       dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
     ),
+    // The program the Getting Started article builds (`swift run feedwatch`); .ci/run runs it.
+    .executableTarget(
+      name: "feedwatch",
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTestServer"],
+      path: "Examples/FeedWatch"
+    ),
     .testTarget(
       name: "ClosureKitTests",
       dependencies: ["ClosureKit", "ClosureKitTesting", "ClosureKitTestSupport"]
