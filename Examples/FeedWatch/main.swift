@@ -63,9 +63,9 @@ func watchFeed() async throws {
 
   let server = try LoopbackServer()
   defer { server.stop() }
-  let feedURL = server.url("/feed/3")
   let session = ClosureURLSession()
   defer { session.finishTasksAndInvalidate() }
+  let feedURL = server.url("/feed/3")
 
   // MARK: Step 4: listening for new items
 

@@ -164,3 +164,6 @@ let server = try LoopbackServer()
 let feedURL = server.url("/feed/3")
 let session = ClosureURLSession()
 let model = FeedModel()
+
+// MARK: Sources/ClosureKit/Timers/ClosureTimer+AsyncSequence.swift
+var iterator = ClosureTimer.ticks(.every(.seconds(1))).makeAsyncIterator()
