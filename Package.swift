@@ -21,7 +21,7 @@ let package = Package(
     .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
     .target(name: "ClosureKitTesting", dependencies: ["ClosureKit"]),
     .target(name: "ClosureKitUIKit", dependencies: ["ClosureKit"]),
-    // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
+    // The loopback HTTP/1.1 server the network tests, the demo and feedwatch start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
     // The `.heavy` test trait (the stress tests of both test targets take turns) and the waits and
     // helpers both test targets share; not a product.
