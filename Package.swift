@@ -25,7 +25,7 @@ let package = Package(
     // Combine and SwiftUI bridges: the bridges compile on Apple platforms only; their demand,
     // buffering and dialog logic is plain Swift, built and tested everywhere.
     .target(name: "ClosureKitSwiftUI", dependencies: ["ClosureKit"]),
-    // The loopback HTTP/1.1 server the network tests and the demo start; not a product.
+    // The loopback HTTP/1.1 server the network tests, the demo and feedwatch start; not a product.
     .target(name: "ClosureKitTestServer", path: "Tests/Support/ClosureKitTestServer"),
     // The `.heavy` test trait (the stress tests of both test targets take turns) and the waits and
     // helpers both test targets share; not a product.
@@ -42,6 +42,12 @@ let package = Package(
     .executableTarget(
       name: "closurekit-demo",
       dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTesting", "ClosureKitTestServer"]
+    ),
+    // The program the Getting Started article builds (`swift run feedwatch`); .ci/run runs it.
+    .executableTarget(
+      name: "feedwatch",
+      dependencies: ["ClosureKit", "ClosureKitFoundation", "ClosureKitTestServer"],
+      path: "Examples/FeedWatch"
     ),
     .testTarget(
       name: "ClosureKitTests",

@@ -8,4 +8,6 @@ cd "$(dirname "$0")/.."
 
 swift build --target ClosureKitFoundation >/dev/null
 swift build --target ClosureKitTesting >/dev/null
+# The loopback server the Getting Started article's program starts.
+swift build --target ClosureKitTestServer >/dev/null
 exec python3 Scripts/examples/check_examples.py "$(swift build --show-bin-path)"

@@ -4,6 +4,7 @@
 // declaration (`widget`, `store`, `document`); keep each as small as the examples need.
 import ClosureKit
 import ClosureKitFoundation
+import ClosureKitTestServer
 import ClosureKitTesting
 import Dispatch
 import Foundation

@@ -148,3 +148,22 @@ let volume = Observed(0)
 
 // MARK: Sources/ClosureKitFoundation/XML/ClosureXMLParser.swift
 let handlers = XMLParserHandlers()
+
+// MARK: Sources/ClosureKit/Documentation.docc/GettingStarted.md
+// What the article's earlier steps declared (Examples/FeedWatch/main.swift has them all).
+struct FeedItem: Sendable, Hashable {
+  let id: String
+  let title: String
+}
+final class FeedModel: Sendable {
+  let items = Observed<[FeedItem]>([])
+  let newItems = Event<FeedItem>()
+}
+func parseFeed(_ data: Data) throws -> [FeedItem] { [] }
+let server = try LoopbackServer()
+let feedURL = server.url("/feed/3")
+let session = ClosureURLSession()
+let model = FeedModel()
+
+// MARK: Sources/ClosureKit/Timers/ClosureTimer+AsyncSequence.swift
+var iterator = ClosureTimer.ticks(.every(.seconds(1))).makeAsyncIterator()

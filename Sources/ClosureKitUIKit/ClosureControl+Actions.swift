@@ -24,8 +24,9 @@
     /// > Important: Runs synchronously on the main actor, inside UIKit's `sendAction`, like a
     /// > target-action method. Cancelling the token (from any thread) stops it at once. The control
     /// > retains the action: use the control parameter and an owner
-    /// > (`events(for:).onMainActor.addHandler(owner:_:)`, see ``events(for:)``) rather than
-    /// > capturing the control or its view controller, or you make a cycle.
+    /// > (``addAction(for:owner:_:)``) rather than capturing the control or its view controller, or
+    /// > you make a cycle. For other deliveries, `once` and the async form, use the source
+    /// > ``actions(for:)``.
     @discardableResult
     public func addAction(
       for events: UIControl.Event,
@@ -42,8 +43,32 @@
       }
     }
 
-    /// Deprecated: use `events(for:).onMainActor.addHandler(owner:_:)`.
-    @available(*, deprecated, message: "use events(for:).onMainActor.addHandler(owner:_:)")
+    /// Registers a closure that runs each time the control sends one of `events`, for as long as
+    /// `owner` lives: the owner is held weakly and handed to the closure strong, so no
+    /// `[weak self]` is needed.
+    ///
+    /// ```swift
+    /// final class Screen: UIViewController {
+    ///   let save = UIButton()
+    ///   func bind() {
+    ///     save.addAction(for: .touchUpInside, owner: self) { screen, button, _ in
+    ///       button.isEnabled = false
+    ///       screen.title = "Saved"
+    ///     }
+    ///   }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - events: The control events; must not be empty.
+    ///   - owner: Held weakly; the action ends when it is deallocated.
+    ///   - action: Receives the owner, the control (typed as the class you called this on) and the
+    ///     `UIEvent`.
+    /// - Returns: A token that removes this one action; dropping it does not.
+    ///
+    /// > Important: Runs on the main actor, as ``addAction(for:_:)``; after the owner is gone the
+    /// > action never runs and is released no later than the control's next action or registration.
+    /// > The same registration as `actions(for:).onMainActor.addHandler(owner:_:)`.
     @discardableResult
     public func addAction<Owner: AnyObject & Sendable>(
       for events: UIControl.Event,
@@ -61,8 +86,8 @@
       }
     }
 
-    /// Deprecated: use `events(for:).addHandler(on:_:)`.
-    @available(*, deprecated, message: "use events(for:).addHandler(on:_:)")
+    /// Deprecated: use `actions(for:).addHandler(on:_:)`.
+    @available(*, deprecated, message: "use actions(for:).addHandler(on:_:)")
     @discardableResult
     public func addAction(
       for events: UIControl.Event,
@@ -78,8 +103,8 @@
       }
     }
 
-    /// Deprecated: use `events(for:).onMainActor.addHandler(_:)`.
-    @available(*, deprecated, message: "use events(for:).onMainActor.addHandler(_:)")
+    /// Deprecated: use `actions(for:).onMainActor.addHandler(_:)`.
+    @available(*, deprecated, message: "use actions(for:).onMainActor.addHandler(_:)")
     @discardableResult
     public func addAction(
       for events: UIControl.Event,
@@ -124,19 +149,11 @@
       Association.existingValue(of: self, as: ControlActionStore.self)?.actions.actionCount(for: events) ?? 0
     }
 
-    /// The events UIKit sends for `events`, as an asynchronous sequence of `UIEvent`s.
-    ///
-    /// ```swift
-    /// for await _ in button.actions(for: .touchUpInside) {
-    ///   await refresh()
-    /// }
-    /// ```
-    ///
-    /// - Parameter events: The control events; must not be empty.
-    /// - Returns: A stream that ends when the control is deallocated; ending the iteration (or
-    ///   cancelling its task) removes the action.
-    ///
-    /// > Important: Unbounded buffer: events sent while the loop body is busy are kept, in order.
+    /// Deprecated: the async form is the source's `values`: `actions(for:).values`, whose elements
+    /// are ``ControlEvent``s. Kept so that `for await event in control.actions(for:)` still
+    /// compiles; a call with no other context picks the source.
+    @available(*, deprecated, message: "use actions(for:).values, whose elements carry the control and the UIEvent")
+    @_disfavoredOverload
     public func actions(for events: UIControl.Event) -> AsyncStream<UIEvent?> {
       let (stream, continuation) = AsyncStream.makeStream(of: UIEvent?.self)
       let finisher = StreamFinisher(continuation)

@@ -3,10 +3,10 @@
   public import UIKit
 
   /// One action a control sent: the control, typed as the class you asked, and the `UIEvent`
-  /// UIKit passed. The payload of ``ClosureControl/events(for:)``.
+  /// UIKit passed. The payload of ``ClosureControl/actions(for:)``.
   ///
   /// ```swift
-  /// slider.events(for: .valueChanged).onMainActor.addHandler { sent in print(sent.control.value) }
+  /// slider.actions(for: .valueChanged).onMainActor.addHandler { sent in print(sent.control.value) }
   /// ```
   ///
   /// > Important: A value; the control and the event are main-actor objects, so use them on the
@@ -23,11 +23,15 @@
     /// `addHandler`, `once`, the `owner:` variants and the main-actor view, as for every source.
     ///
     /// ```swift
-    /// button.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, sent in
+    /// button.actions(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, sent in
     ///   screen.submit(from: sent.control)
     /// }
-    /// button.events(for: .touchUpInside).addHandler(on: .queue(uploads)) { _ in upload() }
+    /// button.actions(for: .touchUpInside).addHandler(on: .queue(uploads)) { _ in upload() }
+    /// for await sent in button.actions(for: .primaryActionTriggered).values { print(sent.event as Any) }
     /// ```
+    ///
+    /// The same name, and the same kind of value, as ClosureKit's `ControlActions.actions(for:)`;
+    /// its async form is the source's `values`.
     ///
     /// The plain form, `addAction(for:_:)`, stays the common spelling: its closure runs
     /// synchronously inside UIKit's `sendAction`. Through this source, the main-actor view's
@@ -43,17 +47,23 @@
     /// > registration ends when the control is deallocated; `removeActions(for:)` removes them as
     /// > it removes `addAction(for:_:)`'s. The control retains each handler: use the owner variant
     /// > rather than capturing the control or its view controller.
-    public func events(for events: UIControl.Event) -> ControlEventSource<Self> {
-      if events.isEmpty { fatalError("UIControl.events(for:): the argument `events` must not be empty") }
+    public func actions(for events: UIControl.Event) -> ControlEventSource<Self> {
+      if events.isEmpty { fatalError("UIControl.actions(for:): the argument `events` must not be empty") }
       return ControlEventSource(control: self, events: events)
+    }
+
+    /// Deprecated: the source is ``actions(for:)``, the name ClosureKit's `ControlActions` uses.
+    @available(*, deprecated, renamed: "actions(for:)")
+    public func events(for events: UIControl.Event) -> ControlEventSource<Self> {
+      actions(for: events)
     }
   }
 
   /// The actions a control sends for a set of events, as a ``ClosureKit/HandlerSource``: from
-  /// ``ClosureControl/events(for:)``.
+  /// ``ClosureControl/actions(for:)``.
   ///
   /// ```swift
-  /// let taps = button.events(for: .touchUpInside)
+  /// let taps = button.actions(for: .touchUpInside)
   /// taps.onMainActor.once { sent in print("first tap", sent.event as Any) }
   /// ```
   ///
@@ -68,7 +78,7 @@
     /// `once`.
     ///
     /// ```swift
-    /// let token = button.events(for: .touchUpInside).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, ControlEvent<UIButton>>.plain { _ in })
+    /// let token = button.actions(for: .touchUpInside).register(once: false, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, ControlEvent<UIButton>>.plain { _ in })
     /// ```
     ///
     /// - Parameters:
@@ -79,7 +89,7 @@
     ///   - handler: The closure, with its owner if it has one.
     /// - Returns: A token that removes this one action; dropping it does not.
     ///
-    /// > Important: Call it on the main actor; the rules of ``ClosureControl/events(for:)``.
+    /// > Important: Call it on the main actor; the rules of ``ClosureControl/actions(for:)``.
     public func register<Owner: AnyObject & Sendable>(
       once: Bool,
       on delivery: consuming Delivery,

@@ -11,13 +11,15 @@ func printHelp() {
     Usage: closurekit-demo [chapter ...]
            closurekit-demo --help
 
-    With no chapter, runs them all in order. Chapters:
+    With no chapter, runs them all in order. Each chapter's code is in
+    Sources/closurekit-demo/Chapter+<Name>.swift. Chapters:
     """
   )
   let width = allChapters.map(\.name.count).max() ?? 0
   for chapter in allChapters {
     let padding = String(repeating: " ", count: width - chapter.name.count)
     print("  \(chapter.name)\(padding)  \(chapter.summary)")
+    print("  \(String(repeating: " ", count: width))  code: \(chapter.source)")
   }
 }
 
@@ -42,6 +44,7 @@ for (number, chapter) in selected.enumerated() {
   let title = "\(chapter.name): \(chapter.summary)"
   print(title)
   print(String(repeating: "=", count: title.count))
+  print("(the code of this chapter: \(chapter.source))\n")
   do {
     try await chapter.run()
   } catch {

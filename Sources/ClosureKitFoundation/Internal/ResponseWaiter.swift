@@ -5,23 +5,26 @@ import Foundation
   import FoundationNetworking
 #endif
 
-/// A one-shot cell for the response head: the first outcome wins, later ones are ignored.
-final class ResponseWaiter: Sendable {
+/// A one-shot cell for the response head (`bytes(for:)`, `download(for:)`).
+typealias ResponseWaiter = OutcomeWaiter<URLResponse>
+
+/// A one-shot cell for an outcome: the first outcome wins, later ones are ignored.
+final class OutcomeWaiter<Value: Sendable>: Sendable {
   struct State {
     /// The first outcome.
-    var outcome: Result<URLResponse, any Error>?
+    var outcome: Result<Value, any Error>?
     /// The task waiting for it.
-    var waiter: CheckedContinuation<URLResponse, any Error>?
+    var waiter: CheckedContinuation<Value, any Error>?
   }
 
   let state = Locked(State())
 
-  func succeed(_ response: URLResponse) { settle(.success(response)) }
+  func succeed(_ value: Value) { settle(.success(value)) }
 
   func fail(_ error: any Error) { settle(.failure(error)) }
 
-  private func settle(_ outcome: Result<URLResponse, any Error>) {
-    let waiter = state.withLock { state -> CheckedContinuation<URLResponse, any Error>? in
+  func settle(_ outcome: Result<Value, any Error>) {
+    let waiter = state.withLock { state -> CheckedContinuation<Value, any Error>? in
       guard state.outcome == nil else { return nil }
       state.outcome = outcome
       defer { state.waiter = nil }
@@ -30,9 +33,9 @@ final class ResponseWaiter: Sendable {
     waiter?.resume(with: outcome)
   }
 
-  func wait() async throws -> URLResponse {
+  func wait() async throws -> Value {
     try await withCheckedThrowingContinuation { continuation in
-      let outcome = state.withLock { state -> Result<URLResponse, any Error>? in
+      let outcome = state.withLock { state -> Result<Value, any Error>? in
         if let outcome = state.outcome { return outcome }
         state.waiter = continuation
         return nil

@@ -23,13 +23,17 @@
         _ = (control, event)
       }
       token.store(in: bag)
-      button.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, sent in
+      button.actions(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, sent in
         let control: UIButton = sent.control  // typed as the class asked, no cast
         screen.log.append("tap \(control.isEnabled)")
       }
-      button.events(for: .touchUpInside).addHandler(on: .queue(.global())) { _ in }
-      button.events(for: .touchUpInside).onMainActor.addHandler { _ in self.log.append("later") }
-      button.events(for: .valueChanged).onMainActor.once { sent in _ = sent.event }
+      button.actions(for: .touchUpInside).addHandler(on: .queue(.global())) { _ in }
+      button.actions(for: .touchUpInside).onMainActor.addHandler { _ in self.log.append("later") }
+      button.actions(for: .valueChanged).onMainActor.once { sent in _ = sent.event }
+      button.addAction(for: .touchUpInside, owner: self) { screen, button, event in
+        let control: UIButton = button
+        screen.log.append("owned \(control.isEnabled) \(event == nil)")
+      }
       button.removeActions(for: .touchUpOutside)
       _ = button.actionCount(for: .allEvents)
       let pair = TargetAction(attachedTo: button) { sender in _ = sender }
@@ -38,8 +42,9 @@
     }
 
     func stream() async {
-      for await event in button.actions(for: .touchUpInside) {
-        _ = event
+      for await sent in button.actions(for: .touchUpInside).values {
+        let control: UIButton = sent.control
+        _ = (control, sent.event)
         break
       }
     }

@@ -29,7 +29,7 @@
       navigationItem.rightBarButtonItem = UIBarButtonItem(barButtonSystemItem: .trash) { [weak self] _ in
         self?.confirmDelete()
       }
-      deleteButton.events(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, _ in
+      deleteButton.actions(for: .touchUpInside).onMainActor.addHandler(owner: self) { screen, _ in
         screen.confirmDelete()
       }
       photo.observing(\.likes, options: [.initial, .new]).onMainActor.addHandler(owner: self) { screen, change in

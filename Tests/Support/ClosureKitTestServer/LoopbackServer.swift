@@ -13,6 +13,9 @@ public import Foundation
 /// - `/bytes/N`: `N` bytes, the byte at offset `i` being `UInt8(i % 256)`, with `Content-Length`.
 /// - `/paced/N/MS`: as `/bytes/N`, in 20 pieces `MS` milliseconds apart (default 50).
 /// - `/lines/N`: `N` lines `line i\n`.
+/// - `/feed/N`: an RSS 2.0 feed that grows: the k-th `/feed/` request served lists items 1 to
+///   min(k, `N`), each with a `<title>Item i</title>` and a `<guid>item-i</guid>` (the example
+///   program `feedwatch` polls it).
 /// - `/slow/N`: a chunked body of `N` chunks `chunk i\n`, 20 ms apart (`/slow/N/MS` sets the gap).
 /// - `/redirect/CODE/relative/PATH` and `/redirect/CODE/absolute/PATH`: status `CODE` with a
 ///   `Location` of `/PATH` or `http://127.0.0.1:PORT/PATH`, trailing slash kept.
@@ -258,6 +261,11 @@ public final class LoopbackServer: @unchecked Sendable {
       let count = Int(argument) ?? 0
       let body = (0..<count).map { "line \($0)\n" }.joined()
       socket.respond(status: 200, body: Array(body.utf8), contentType: "text/plain; charset=utf-8")
+    case "feed":
+      let served = lock.withLock { targets.filter { $0.hasPrefix("/feed/") }.count }
+      socket.respond(
+        status: 200, body: Array(Self.feed(items: min(served, Int(argument) ?? 0)).utf8),
+        contentType: "application/rss+xml; charset=utf-8")
     case "slow":
       sendSlow(socket, chunks: Int(argument) ?? 0, gapMilliseconds: parts.count > 2 ? Int(parts[2]) ?? 20 : 20)
     case "redirect":
@@ -307,6 +315,15 @@ public final class LoopbackServer: @unchecked Sendable {
     default:
       socket.respond(status: 404, body: Array("no route \(request.path)".utf8))
     }
+  }
+
+  /// An RSS 2.0 document listing items 1 to `count`, newest first.
+  static func feed(items count: Int) -> String {
+    let items = stride(from: count, through: 1, by: -1).map { index in
+      "<item><title>Item \(index)</title><guid>item-\(index)</guid></item>"
+    }
+    return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\"><channel><title>Loopback news</title>"
+      + items.joined() + "</channel></rss>\n"
   }
 
   private func sendBytes(_ socket: Socket, count: Int, sent: Int, pieces: Int = 1, gapMilliseconds: Int = 0) {
