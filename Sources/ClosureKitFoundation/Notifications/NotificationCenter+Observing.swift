@@ -102,7 +102,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
       name: name,
       object: object,
       once: once,
-      on: delivery,
+      on: delivery.waitingForOperationQueues,
       site: RegistrationSite(fileID: file, line: line),
       relayed
     )
