@@ -53,6 +53,9 @@
     private var head: [UInt8] = []
     /// Whether the BOM check ran.
     private var headChecked = false
+    /// Text of the entity reference being expanded, held until the expansion has succeeded (see
+    /// ``characters(_:)``); dropped if it fails.
+    private var entityText = ""
 
     init(_ handlers: XMLParserHandlers, processingNamespaces: Bool) {
       self.handlers = handlers
@@ -119,6 +122,7 @@
           fail(XMLParsingError(code: didStart ? .unknown : .emptyDocument, line: line, column: column))
         }
       }
+      if !isFailed, !entityText.isEmpty { deliverEntityText() }
       if !isFailed {
         do { try handlers.didEndDocument?() } catch { fail(error) }
       }
@@ -200,6 +204,7 @@
       guard !isFailed else { return }
       isFailed = true
       failure = error
+      entityText = ""  // the text of a failed expansion is never delivered
       // A plain flag libxml2 reads before each SAX call: no input is freed or switched here.
       context?.pointee.disableSAX = 1
     }
@@ -239,6 +244,8 @@
             && record.domain == Int32(XML_FROM_NAMESPACE.rawValue)))
       let position = XMLParsingError(code: code, line: line, column: column)
       if isFatal {
+        // Raised by the document itself, after the expansion of any held text had succeeded.
+        if !entityText.isEmpty, (context?.pointee.depth ?? 0) == 0 { deliverEntityText() }
         fail(position)
       } else if let foundWarning = handlers.foundWarning {
         deliver { try foundWarning(position) }
@@ -261,6 +268,9 @@
 
     func getEntity(_ name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
       guard !isFailed, let context else { return nil }
+      // A reference of the document itself: any reference before it has expanded.
+      if context.pointee.depth == 0, !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed else { return nil }
       return budget(xmlSAX2GetEntity(context, name))
     }
 
@@ -292,34 +302,60 @@
     }
 
     func startElement(_ name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
-      guard let didStartElement = handlers.didStartElement else { return }
+      if !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed, let didStartElement = handlers.didStartElement else { return }
       deliver { try didStartElement(name, namespaceURI, qualifiedName, attributes) }
     }
 
     func endElement(_ name: String, namespaceURI: String?, qualifiedName: String?) {
-      guard let didEndElement = handlers.didEndElement else { return }
+      if !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed, let didEndElement = handlers.didEndElement else { return }
       deliver { try didEndElement(name, namespaceURI, qualifiedName) }
     }
 
+    /// Delivers text, except that the text of an entity reference (the parser's `depth` is above
+    /// zero while it expands one) is held until the expansion has succeeded: until the next
+    /// element, comment, processing instruction or CDATA section, the next text or reference of
+    /// the document itself, an error the document raises, or its end. An expansion that fails (an
+    /// entity loop, the expansion budget) delivers none of its text, as `XMLParser` delivers none.
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
       guard let foundCharacters = handlers.foundCharacters else { return }
       let text = String(decoding: bytes, as: UTF8.self)
+      if let context, context.pointee.depth > 0 {
+        entityText += text
+        return
+      }
+      if !entityText.isEmpty {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
+      deliver { try foundCharacters(text) }
+    }
+
+    /// Delivers the held text of an entity reference that has expanded.
+    private func deliverEntityText() {
+      let text = entityText
+      entityText = ""
+      guard let foundCharacters = handlers.foundCharacters else { return }
       deliver { try foundCharacters(text) }
     }
 
     func cdata(_ bytes: UnsafeBufferPointer<UInt8>) {
-      guard let foundCDATA = handlers.foundCDATA else { return }
+      if !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed, let foundCDATA = handlers.foundCDATA else { return }
       let data = Data(bytes)
       deliver { try foundCDATA(data) }
     }
 
     func comment(_ text: String) {
-      guard let foundComment = handlers.foundComment else { return }
+      if !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed, let foundComment = handlers.foundComment else { return }
       deliver { try foundComment(text) }
     }
 
     func processingInstruction(_ target: String, data: String?) {
-      guard let foundProcessingInstruction = handlers.foundProcessingInstruction else { return }
+      if !entityText.isEmpty { deliverEntityText() }
+      guard !isFailed, let foundProcessingInstruction = handlers.foundProcessingInstruction else { return }
       deliver { try foundProcessingInstruction(target, data) }
     }
   }
