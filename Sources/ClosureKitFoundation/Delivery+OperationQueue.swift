@@ -17,8 +17,9 @@ extension Delivery {
   /// > Important: Asynchronous for every source but one: a `NotificationCenter` handler
   /// > (`observing(_:object:)`) has run when `post` returns, as an observer added with Foundation's
   /// > `addObserver(forName:object:queue:using:)` has: `post` adds the operation and waits for it,
-  /// > or runs the handler at once if it is called from an operation of `queue` itself. A delivery
-  /// > whose subscription is cancelled before its operation starts does nothing.
+  /// > or runs the handler at once if it is called on `queue` itself (tested by
+  /// > `NotificationOperationQueueTests`, corelibs' `test_observeOnSpecificQueue*` cases). A
+  /// > delivery whose subscription is cancelled before its operation starts does nothing.
   public static func operationQueue(_ queue: OperationQueue) -> Delivery {
     .scheduled { job in OperationQueueDelivery.schedule(job, on: queue) }
   }
