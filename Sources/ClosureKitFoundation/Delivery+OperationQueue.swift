@@ -29,7 +29,7 @@ extension Delivery {
   var waitingForOperationQueues: Delivery {
     guard !isImmediate else { return self }
     return .scheduled { [self] job in
-      OperationQueueDelivery.$isPosting.withValue(true) { execute(job) }
+      OperationQueueDelivery.isPosting.withValue(true) { execute(job) }
     }
   }
 }
@@ -44,14 +44,16 @@ extension Delivery {
 /// ignores the flag, and nothing the handlers do themselves runs with it set.
 enum OperationQueueDelivery {
   /// Whether the scheduler is called by a notification post (bound by the relays' deliveries).
-  @TaskLocal static var isPosting = false
+  /// A `TaskLocal` spelled out, not the `@TaskLocal` wrapper: the iOS 16.5 SDK's Swift module
+  /// predates the macro, and its wrapper form is a mutable static there.
+  static let isPosting = TaskLocal<Bool>(wrappedValue: false)
 
   /// Adds `job` to `queue`; during a post, waits until it has run, or runs it at once if called
   /// on `queue` itself (waiting there could never end: Foundation runs the block at once too).
   static func schedule(_ job: @escaping @Sendable () -> Void, on queue: OperationQueue) {
-    guard isPosting else { return queue.addOperation(job) }
+    guard isPosting.get() else { return queue.addOperation(job) }
     if isRunning(on: queue) {
-      $isPosting.withValue(false, operation: job)
+      isPosting.withValue(false, operation: job)
     } else {
       queue.addOperations([BlockOperation(block: job)], waitUntilFinished: true)
     }
