@@ -6,7 +6,10 @@ public import Foundation
 // before `on:`, as everywhere else) and the main-actor view.
 
 extension NotificationCenter {
-  /// Deprecated: use `observing(name, object: object).addHandler(on:_:)`.
+  /// Deprecated: use `observing(name, object: object).addHandler(on:_:)`. The timing of
+  /// Foundation's `addObserver(forName:object:queue:using:)`: with `.immediate` (its `queue: nil`)
+  /// or `.operationQueue(queue)` the handler has run when `post` returns; `.queue` and
+  /// `.mainActor` deliver later.
   ///
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.
@@ -27,7 +30,10 @@ extension NotificationCenter {
     observing(name, object: object).addHandler(on: delivery, handler)
   }
 
-  /// Deprecated: use `observing(name, object: object).addHandler(owner:on:_:)`.
+  /// Deprecated: use `observing(name, object: object).addHandler(owner:on:_:)`. The timing of
+  /// Foundation's `addObserver(forName:object:queue:using:)`: with `.immediate` or
+  /// `.operationQueue(queue)` the handler has run when `post` returns; `.queue` and `.mainActor`
+  /// deliver later.
   ///
   /// - Parameters:
   ///   - name: The notification name, or `nil` for every name.

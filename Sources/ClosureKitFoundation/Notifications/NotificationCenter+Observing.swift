@@ -23,7 +23,10 @@ extension NotificationCenter {
   ///   center's other observers.
   ///
   /// > Important: Safe from any thread. With `Delivery.immediate` a handler runs on the posting
-  /// > thread, before `post` returns. After `cancel()` returns no delivery starts, also one already
+  /// > thread, before `post` returns; with `.operationQueue(queue)` it too has run when `post`
+  /// > returns, as Foundation's `queue:` observers have (`post` waits for the operation, or runs
+  /// > the handler at once when called on that queue); `.queue` and `.mainActor` are asynchronous.
+  /// > After `cancel()` returns no delivery starts, also one already
   /// > queued; with the last handler of its name and sender, the observer is removed from the
   /// > center. An owner-bound handler whose owner is gone is removed at the next matching post (or
   /// > registration). Senders match as in Foundation, by identity: a sender that is not a class
@@ -102,7 +105,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
       name: name,
       object: object,
       once: once,
-      on: delivery,
+      on: delivery.waitingForOperationQueues,
       site: RegistrationSite(fileID: file, line: line),
       relayed
     )

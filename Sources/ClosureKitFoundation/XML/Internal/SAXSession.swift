@@ -53,6 +53,16 @@
     private var head: [UInt8] = []
     /// Whether the BOM check ran.
     private var headChecked = false
+    /// Text of the entity reference being expanded, held until the expansion has succeeded (see
+    /// ``characters(_:)``); dropped if it fails.
+    ///
+    /// `@exclusivity(unchecked)`, as ``holdsEntityText``: the session is confined to the thread that
+    /// parses (it is not `Sendable`) and no handler can reach it, so no access can overlap another;
+    /// the dynamic check cost a tenth of the parse (suite `delegates`, ClosureXMLParser.parse).
+    @exclusivity(unchecked) private var entityText = ""
+    /// Whether a reference was looked up since held text was last delivered: only then does an
+    /// event check for held text (a document without entities pays one flag per event).
+    @exclusivity(unchecked) private var holdsEntityText = false
 
     init(_ handlers: XMLParserHandlers, processingNamespaces: Bool) {
       self.handlers = handlers
@@ -119,6 +129,7 @@
           fail(XMLParsingError(code: didStart ? .unknown : .emptyDocument, line: line, column: column))
         }
       }
+      if !isFailed, holdsEntityText { deliverEntityText() }
       if !isFailed {
         do { try handlers.didEndDocument?() } catch { fail(error) }
       }
@@ -200,6 +211,8 @@
       guard !isFailed else { return }
       isFailed = true
       failure = error
+      entityText = ""  // the text of a failed expansion is never delivered
+      holdsEntityText = false
       // A plain flag libxml2 reads before each SAX call: no input is freed or switched here.
       context?.pointee.disableSAX = 1
     }
@@ -239,6 +252,8 @@
             && record.domain == Int32(XML_FROM_NAMESPACE.rawValue)))
       let position = XMLParsingError(code: code, line: line, column: column)
       if isFatal {
+        // Raised by the document itself, after the expansion of any held text had succeeded.
+        if holdsEntityText, (context?.pointee.depth ?? 0) == 0 { deliverEntityText() }
         fail(position)
       } else if let foundWarning = handlers.foundWarning {
         deliver { try foundWarning(position) }
@@ -261,6 +276,12 @@
 
     func getEntity(_ name: UnsafePointer<xmlChar>) -> xmlEntityPtr? {
       guard !isFailed, let context else { return nil }
+      // A reference of the document itself: any reference before it has expanded.
+      if holdsEntityText, context.pointee.depth == 0 {
+        deliverEntityText()
+        guard !isFailed else { return nil }
+      }
+      holdsEntityText = true
       return budget(xmlSAX2GetEntity(context, name))
     }
 
@@ -292,33 +313,75 @@
     }
 
     func startElement(_ name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String]) {
+      if holdsEntityText {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
       guard let didStartElement = handlers.didStartElement else { return }
       deliver { try didStartElement(name, namespaceURI, qualifiedName, attributes) }
     }
 
     func endElement(_ name: String, namespaceURI: String?, qualifiedName: String?) {
+      if holdsEntityText {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
       guard let didEndElement = handlers.didEndElement else { return }
       deliver { try didEndElement(name, namespaceURI, qualifiedName) }
     }
 
+    /// Delivers text, except that the text of an entity reference (the parser's `depth` is above
+    /// zero while it expands one) is held until the expansion has succeeded: until the next
+    /// element, comment, processing instruction or CDATA section, the next text or reference of
+    /// the document itself, an error the document raises, or its end. An expansion that fails (an
+    /// entity loop, the expansion budget) delivers none of its text, as `XMLParser` delivers none.
     func characters(_ bytes: UnsafeBufferPointer<UInt8>) {
       guard let foundCharacters = handlers.foundCharacters else { return }
       let text = String(decoding: bytes, as: UTF8.self)
+      if holdsEntityText {
+        if let context, context.pointee.depth > 0 {
+          entityText += text
+          return
+        }
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
+      deliver { try foundCharacters(text) }
+    }
+
+    /// Delivers the held text of an entity reference that has expanded.
+    private func deliverEntityText() {
+      let text = entityText
+      entityText = ""
+      holdsEntityText = false
+      guard !text.isEmpty, let foundCharacters = handlers.foundCharacters else { return }
       deliver { try foundCharacters(text) }
     }
 
     func cdata(_ bytes: UnsafeBufferPointer<UInt8>) {
+      if holdsEntityText {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
       guard let foundCDATA = handlers.foundCDATA else { return }
       let data = Data(bytes)
       deliver { try foundCDATA(data) }
     }
 
     func comment(_ text: String) {
+      if holdsEntityText {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
       guard let foundComment = handlers.foundComment else { return }
       deliver { try foundComment(text) }
     }
 
     func processingInstruction(_ target: String, data: String?) {
+      if holdsEntityText {
+        deliverEntityText()
+        guard !isFailed else { return }
+      }
       guard let foundProcessingInstruction = handlers.foundProcessingInstruction else { return }
       deliver { try foundProcessingInstruction(target, data) }
     }
@@ -326,16 +389,4 @@
 
   @available(*, unavailable)
   extension SAXSession: Sendable {}
-
-  /// Process-wide libxml2 set-up.
-  enum LibXML2 {
-    /// `xmlInitParser` once per process, before the first parser (libxml2 asks this of threaded
-    /// programs; Foundation's `XMLParser` calls it too, which is harmless).
-    private static let initialized: Bool = {
-      xmlInitParser()
-      return true
-    }()
-
-    static func initializeOnce() { _ = initialized }
-  }
 #endif

@@ -171,4 +171,16 @@
       return session.getParameterEntity(name)
     }
   }
+
+  /// Process-wide libxml2 set-up.
+  enum LibXML2 {
+    /// `xmlInitParser` once per process, before the first parser (libxml2 asks this of threaded
+    /// programs; Foundation's `XMLParser` calls it too, which is harmless).
+    private static let initialized: Bool = {
+      xmlInitParser()
+      return true
+    }()
+
+    static func initializeOnce() { _ = initialized }
+  }
 #endif
