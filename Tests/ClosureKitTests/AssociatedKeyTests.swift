@@ -125,7 +125,7 @@ final class ReadsInDeinit {
     #endif
   }
 
-  @Test func insideTheObjectsDeinitTheValueIsVisibleOnlyOnApplePlatforms() async {
+  @Test func insideTheObjectsDeinitTheValueIsVisibleUntilItIsReleased() async {
     let seen = Recorder<String?>()
     do {
       let object = ReadsInDeinit(seen)
@@ -138,7 +138,9 @@ final class ReadsInDeinit {
     #if canImport(ObjectiveC)
       #expect(seen.values == ["kept"])
     #else
-      #expect(seen.values == [nil])
+      // The object counts as dead from the start of its deinit: another thread's access may
+      // already have released the value.
+      #expect(seen.values == ["kept"] || seen.values == [nil])
     #endif
   }
 
@@ -241,34 +243,30 @@ final class ReadsInDeinit {
   /// The Linux side table's own guarantees, checked on a private table so that no other test's
   /// accesses move its sweep.
   @Suite struct AssociationTableTests {
+    /// Before the fix a new object got a dead object's address at once (the lookup then had to
+    /// tell them apart); now the entry's `unowned` reference keeps that memory until the sweep
+    /// releases the dead object's values.
     @Test(.disabled(if: isUnderAddressSanitizer, addressReuseIsImpossible))
-    func aStaleEntryAtAReusedAddressIsNeverReturnedAndIsReleasedByThatLookup() {
+    func aDeadObjectsAddressIsNotReusedUntilItsValuesAreReleased() {
       let table = AssociationTable()
-      var reused = 0
-      var staleEntries = 0
+      let probe = Tracked("probe")
+      var reusedAfterRelease = 0
       for _ in 0..<20 {
         var old: [Tracked] = (0..<500).map { Tracked("old \($0)") }
-        var oldValues: [ObjectIdentifier: Tracked] = [:]
-        for object in old {
-          let value = Tracked("value")
-          oldValues[ObjectIdentifier(object)] = value
-          table.setValue(value, for: object, key: 1)
-        }
-        let weakValues = oldValues.mapValues { WeakTracked($0) }
-        oldValues.removeAll()
+        for object in old { table.setValue(Tracked("value"), for: object, key: 1) }
+        let oldIdentities = Set(old.map(ObjectIdentifier.init))
         old.removeAll()
         let new = (0..<500).map { Tracked("new \($0)") }
-        for object in new {
-          let identity = ObjectIdentifier(object)
-          let stale = weakValues[identity]
-          if stale != nil { reused += 1 }
-          if stale?.object != nil { staleEntries += 1 }
+        #expect(new.allSatisfy { !oldIdentities.contains(ObjectIdentifier($0)) })
+        for _ in 0..<table.count { _ = table.value(for: probe, key: 1) }
+        #expect(table.count == 0)
+        let newer = (0..<500).map { Tracked("newer \($0)") }
+        for object in newer {
+          if oldIdentities.contains(ObjectIdentifier(object)) { reusedAfterRelease += 1 }
           #expect(table.value(for: object, key: 1) == nil)
-          #expect(stale?.object == nil, "the lookup released the dead object's value")
         }
       }
-      #expect(reused > 0, "the allocator never reused an address: the test proved nothing")
-      #expect(staleEntries > 0, "the sweep removed every stale entry first: the lookup check went untested")
+      #expect(reusedAfterRelease > 0, "the allocator never reused an address: the test proved nothing")
     }
 
     @Test func deadEntriesAreReleasedWithinAsManyAccessesAsTheTableHasEntries() {

@@ -1,21 +1,22 @@
 /// The Linux side table behind ``AssociatedKey``: one entry per object that has values, keyed by
-/// the object's identity, holding a weak reference to the object and its values by key.
+/// the object's identity, holding the object's values by key, a weak reference to the object and an
+/// `unowned` one.
 ///
-/// - A lookup returns a value only if the entry's weak reference still points to the very object
-///   asked about, so a dead object's values are never handed to a new object at a reused address;
-///   such a stale entry is removed (and its values released) by the access that finds it.
-/// - Every access (each method below but the test helpers: one per public call of ``AssociatedKey``,
-///   ``WeakAssociatedKey`` or ``AssociatedValues``) also checks the next entry of a round-robin sweep
-///   and removes it if its object is dead. An entry whose object died is removed within `n`
-///   accesses, `n` being the number of entries when it died, which is at most the number of values
-///   (the proof is at ``State``). The bound is exact: an object that dies just after the sweep
-///   checked it takes all `n`.
+/// - The `unowned` reference keeps the object's memory (not the object: its deinit runs as usual)
+///   allocated until the entry is removed, so no new object can get that address meanwhile and a
+///   dead object's values are never handed to a new object. A lookup needs no weak load.
+/// - Every access (each method below but the counts and the test helper; one per public call of
+///   ``AssociatedKey``, ``WeakAssociatedKey`` or ``AssociatedValues``) also checks the next entry
+///   of a round-robin sweep and removes it if its object is dead (its weak reference reads `nil`).
+///   An entry whose object died is removed within `n` accesses, `n` being the number of entries
+///   when it died, which is at most the number of values (the proof is at ``State``). The bound is
+///   exact: an object that dies just after the sweep checked it takes all `n`.
 /// - Removed values are released after the lock is released, so a value's `deinit` may use the
 ///   table. So is the object the sweep loads from its weak reference: if another thread drops that
 ///   object's last reference while the sweep holds it, the object's `deinit` may use the table.
 ///
 /// Every access is O(1) but for the object's own keys (a linear search among them): one hash
-/// lookup, two weak loads, O(1) removals. Amortised O(1) where the array or the dictionary grows.
+/// lookup, one weak load, O(1) removals. Amortised O(1) where the array or the dictionary grows.
 package final class AssociationTable: Sendable {
   /// The table every ``AssociatedKey`` uses on Linux.
   package static let shared = AssociationTable()
@@ -49,12 +50,12 @@ package final class AssociationTable: Sendable {
     }
   }
 
-  /// The value for `key` on `object`, if `object` is the live object it was set for.
+  /// The value for `key` on `object`, if there is one.
   package func value(for object: AnyObject, key: UInt) -> AnyObject? {
     var released = Released()
     let result: AnyObject? = state.withLock { state in
-      state.sweep(into: &released)
-      guard let index = state.liveIndex(of: object, into: &released) else { return nil }
+      defer { state.sweep(into: &released) }
+      guard let index = state.index(of: object) else { return nil }
       return state.entries[index].associations.first { $0.key == key }?.value
     }
     withExtendedLifetime(released) {}
@@ -82,7 +83,7 @@ package final class AssociationTable: Sendable {
     var released = Released()
     state.withLock { state in
       state.sweep(into: &released)
-      guard let index = state.indices[ObjectIdentifier(object)] else { return }
+      guard let index = state.index(of: object) else { return }
       released.entry = state.remove(at: index)
     }
     withExtendedLifetime(released) {}
@@ -98,12 +99,14 @@ extension AssociationTable {
     var value: AnyObject
   }
 
-  /// One object's values. A class, so that reading its weak reference does not copy it (a weak
-  /// copy costs two atomic operations on the object's side table).
-  final class Entry {
-    /// Where ``State/indices`` finds this entry; may be reused by a new object once the object is
-    /// freed.
+  /// One object's values, stored in the table's array (no allocation of its own).
+  struct Entry {
+    /// Where ``State/indices`` finds this entry.
     let identity: ObjectIdentifier
+    /// Keeps the object's memory allocated, not the object alive (an `unowned` reference counts
+    /// apart from the strong ones): while the entry exists no other object can have its address,
+    /// so the entry found under a live object's identity is that object's.
+    unowned let anchor: AnyObject
     /// The object the values belong to; `nil` once it has started to deinitialise.
     weak var object: AnyObject?
     /// The values, never empty while the entry is in the table.
@@ -115,6 +118,7 @@ extension AssociationTable {
 
     init(object: AnyObject, association: Association, index: Int) {
       identity = ObjectIdentifier(object)
+      anchor = object
       self.object = object
       associations = [association]
       next = index
@@ -123,11 +127,10 @@ extension AssociationTable {
   }
 
   /// What an access takes out of the table under the lock, released after it: at most one entry
-  /// removed by the sweep, one stale entry, one entry or value removed or replaced by the access,
-  /// and the live object the sweep loaded (its last reference may go while the sweep holds it).
+  /// removed by the sweep, one entry or value removed or replaced by the access, and the live
+  /// object the sweep loaded (its last reference may go while the sweep holds it).
   struct Released {
     var swept: Entry?
-    var stale: Entry?
     var entry: Entry?
     var value: AnyObject?
     var sweptObject: AnyObject?
@@ -158,14 +161,11 @@ extension AssociationTable {
     /// The number of values in all entries.
     var valueCount = 0
 
-    /// The index of the entry for `object` if it belongs to `object`. A stale entry there (a dead
-    /// object's, at a reused address, or `object`'s own while it deinitialises) is removed, into
-    /// `released`.
-    mutating func liveIndex(of object: AnyObject, into released: inout Released) -> Int? {
-      guard let index = indices[ObjectIdentifier(object)] else { return nil }
-      if entries[index].object === object { return index }
-      released.stale = remove(at: index)
-      return nil
+    /// The index of `object`'s entry. No lookup loads the weak reference: the entry's `anchor`
+    /// keeps a dead object's address from being reused until the entry is removed, so an entry
+    /// found under a live object's identity is its own (also while it deinitialises).
+    func index(of object: AnyObject) -> Int? {
+      indices[ObjectIdentifier(object)]
     }
 
     /// Replaces the value for `key` on `object` with what `transform` returns, removing the value
@@ -176,23 +176,23 @@ extension AssociationTable {
       into released: inout Released,
       _ transform: (AnyObject?) -> AnyObject?
     ) {
-      guard let index = liveIndex(of: object, into: &released) else {
+      guard let index = index(of: object) else {
         if let value = transform(nil) { store(value, key: key, for: object, into: &released) }
         return
       }
-      let entry = entries[index]
-      guard let position = entry.associations.firstIndex(where: { $0.key == key }) else {
+      guard let position = entries[index].associations.firstIndex(where: { $0.key == key }) else {
         if let value = transform(nil) {
-          entry.associations.append(Association(key: key, value: value))
+          entries[index].associations.append(Association(key: key, value: value))
           valueCount += 1
         }
         return
       }
-      if let value = transform(entry.associations[position].value) {
-        released.value = entry.associations[position].value
-        entry.associations[position].value = value
-      } else if entry.associations.count > 1 {
-        released.value = entry.associations.remove(at: position).value
+      let old = entries[index].associations[position].value
+      if let value = transform(old) {
+        released.value = old
+        entries[index].associations[position].value = value
+      } else if entries[index].associations.count > 1 {
+        released.value = entries[index].associations.remove(at: position).value
         valueCount -= 1
       } else {
         released.entry = remove(at: index)
@@ -207,6 +207,7 @@ extension AssociationTable {
       let entry = Entry(object: object, association: Association(key: key, value: value), index: index)
       guard entry.object != nil else {
         released.value = value
+        released.entry = entry
         return
       }
       entries.append(entry)
@@ -217,8 +218,8 @@ extension AssociationTable {
       } else {
         // Just before the cursor.
         let previous = entries[cursor].previous
-        entry.previous = previous
-        entry.next = cursor
+        entries[index].previous = previous
+        entries[index].next = cursor
         entries[previous].next = index
         entries[cursor].previous = index
       }
@@ -239,36 +240,36 @@ extension AssociationTable {
 
     /// Removes the entry at `index` in O(1) and returns it (for release outside the lock).
     mutating func remove(at index: Int) -> Entry {
-      let removed = entries[index]
-      if removed.next != index {
-        entries[removed.previous].next = removed.next
-        entries[removed.next].previous = removed.previous
-        if cursor == index { cursor = removed.next }
+      let next = entries[index].next
+      let previous = entries[index].previous
+      if next != index {
+        entries[previous].next = next
+        entries[next].previous = previous
+        if cursor == index { cursor = next }
       }
       let last = entries.count - 1
-      if index != last {
-        // The last entry takes the hole; its neighbours (itself if alone) and the cursor follow.
-        let moved = entries[last]
-        entries[index] = moved
-        if moved.next == last {
-          moved.next = index
-          moved.previous = index
-        } else {
-          entries[moved.previous].next = index
-          entries[moved.next].previous = index
-        }
-        indices[moved.identity] = index
-        if cursor == last { cursor = index }
-      }
-      entries.removeLast()
+      if index != last { entries.swapAt(index, last) }
+      let removed = entries.removeLast()
       indices[removed.identity] = nil
       valueCount -= removed.associations.count
+      if index != last {
+        // The last entry took the hole; its neighbours (itself if alone) and the cursor follow.
+        if entries[index].next == last {
+          entries[index].next = index
+          entries[index].previous = index
+        } else {
+          entries[entries[index].previous].next = index
+          entries[entries[index].next].previous = index
+        }
+        indices[entries[index].identity] = index
+        if cursor == last { cursor = index }
+      }
       if entries.isEmpty { cursor = 0 }
       assert(verifyInvariants())
       return removed
     }
 
-    /// The ring and the indices agree with the array (O(1) checks, for `assert`).
+    /// The ring and the indices agree with the array around the cursor (O(1), for `assert`).
     func verifyInvariants() -> Bool {
       guard !entries.isEmpty else { return cursor == 0 && indices.isEmpty && valueCount == 0 }
       guard entries.indices.contains(cursor), indices.count == entries.count else { return false }
