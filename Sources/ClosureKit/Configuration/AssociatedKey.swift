@@ -27,7 +27,7 @@
 public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// A process-unique address: the Objective-C association key, and the key's identity in the
   /// Linux side table. Allocated once per key and never freed, so no later key can reuse it.
-  let address: UInt
+  @usableFromInline let address: UInt
 
   /// Creates a new key, distinct from every other key.
   ///
@@ -52,6 +52,7 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   ///
   /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
   /// > `nil` (the object already counts as dead); on Apple platforms it still returns the value.
+  @inlinable  // Specialised for the caller's `Value`: no generic metadata lookup (suite `associated-cost`).
   public func value(for object: AnyObject) -> Value? {
     AssociationStorage.box(AssociatedBox<Value>.self, on: object, key: address)?.value
   }
@@ -71,6 +72,7 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// > retain cycle, and neither would ever be released (a ``WeakAssociatedKey`` holds an object
   /// > without retaining it). On Linux a value set from inside `object`'s own `deinit` is released
   /// > at once instead of stored.
+  @inlinable  // As `value(for:)`.
   public func setValue(_ value: Value, for object: AnyObject) {
     AssociationStorage.setBox(AssociatedBox(value), on: object, key: address)
   }
@@ -101,10 +103,12 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
 
 /// Holds one associated value as an object, as both the Objective-C runtime and the Linux side
 /// table store objects.
+@usableFromInline
 final class AssociatedBox<Value: Sendable>: Sendable {
   /// The user's value.
-  let value: Value
+  @usableFromInline let value: Value
 
+  @inlinable
   init(_ value: Value) {
     self.value = value
   }

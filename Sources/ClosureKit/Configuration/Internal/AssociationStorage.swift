@@ -18,8 +18,10 @@
 /// Every box stored under one address has one type, `Box`: an address belongs to one key, and a
 /// key of one type stores one box type (``AssociatedBox`` of its `Value`, or ``WeakBox``). The
 /// casts below are checked, and `assert` that invariant.
+@usableFromInline
 enum AssociationStorage {
   /// The box stored on `object` under `address`, or `nil`.
+  @usableFromInline
   static func box<Box: AnyObject>(_ type: Box.Type, on object: AnyObject, key address: UInt) -> Box? {
     #if canImport(ObjectiveC)
       let stored = objc_getAssociatedObject(object, pointer(address))
@@ -31,6 +33,7 @@ enum AssociationStorage {
 
   /// Stores `box` on `object` under `address` (`nil` removes it); the replaced box is released
   /// after every lock is released.
+  @usableFromInline
   static func setBox(_ box: AnyObject?, on object: AnyObject, key address: UInt) {
     #if canImport(ObjectiveC)
       if box != nil { register(address, on: object) }

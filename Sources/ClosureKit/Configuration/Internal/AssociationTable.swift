@@ -44,7 +44,7 @@ package final class AssociationTable: Sendable {
       var index = state.cursor
       for _ in state.entries.indices {
         objects.append(state.entries[index].object)
-        index = state.entries[index].next
+        index = state.links[index].next
       }
       return objects
     }
@@ -99,8 +99,9 @@ extension AssociationTable {
     var value: AnyObject
   }
 
-  /// One object's values, stored in the table's array (no allocation of its own).
-  struct Entry {
+  /// One object's values. A class, so that reading its references copies nothing (a copy of a
+  /// weak reference costs two atomic operations on the object's side table).
+  final class Entry {
     /// Where ``State/indices`` finds this entry.
     let identity: ObjectIdentifier
     /// Keeps the object's memory allocated, not the object alive (an `unowned` reference counts
@@ -108,22 +109,24 @@ extension AssociationTable {
     /// so the entry found under a live object's identity is that object's.
     unowned let anchor: AnyObject
     /// The object the values belong to; `nil` once it has started to deinitialise.
-    weak var object: AnyObject?
+    weak let object: AnyObject?
     /// The values, never empty while the entry is in the table.
     var associations: [Association]
-    /// The index of the entry the sweep checks after this one (itself if it is alone).
-    var next: Int
-    /// The index of the entry the sweep checks before this one (itself if it is alone).
-    var previous: Int
 
-    init(object: AnyObject, association: Association, index: Int) {
+    init(object: AnyObject, association: Association) {
       identity = ObjectIdentifier(object)
       anchor = object
       self.object = object
       associations = [association]
-      next = index
-      previous = index
     }
+  }
+
+  /// Where an entry is in the sweep's ring: the indices of its neighbours (its own if it is alone).
+  struct Link {
+    /// The entry the sweep checks after this one.
+    var next: Int
+    /// The entry the sweep checks before this one.
+    var previous: Int
   }
 
   /// What an access takes out of the table under the lock, released after it: at most one entry
@@ -154,6 +157,8 @@ extension AssociationTable {
   struct State {
     /// Every object's entry, densely packed.
     var entries: [Entry] = []
+    /// The ring: `links[i]` is where `entries[i]` is.
+    var links: [Link] = []
     /// Where each object's entry is in `entries`.
     var indices: [ObjectIdentifier: Int] = [:]
     /// The index of the entry the sweep checks next (0 when there is none).
@@ -203,25 +208,24 @@ extension AssociationTable {
     /// no check before the others). `value` is released instead if `object` is running its deinit
     /// (a weak reference to it is already `nil`).
     mutating func store(_ value: AnyObject, key: UInt, for object: AnyObject, into released: inout Released) {
-      let index = entries.count
-      let entry = Entry(object: object, association: Association(key: key, value: value), index: index)
+      let entry = Entry(object: object, association: Association(key: key, value: value))
       guard entry.object != nil else {
-        released.value = value
         released.entry = entry
         return
       }
+      let index = entries.count
       entries.append(entry)
       indices[entry.identity] = index
       valueCount += 1
       if index == 0 {
         cursor = 0
+        links.append(Link(next: 0, previous: 0))
       } else {
         // Just before the cursor.
-        let previous = entries[cursor].previous
-        entries[index].previous = previous
-        entries[index].next = cursor
-        entries[previous].next = index
-        entries[cursor].previous = index
+        let previous = links[cursor].previous
+        links.append(Link(next: cursor, previous: previous))
+        links[previous].next = index
+        links[cursor].previous = index
       }
       assert(verifyInvariants())
     }
@@ -232,7 +236,7 @@ extension AssociationTable {
       guard !entries.isEmpty else { return }
       if let object = entries[cursor].object {
         released.sweptObject = object
-        cursor = entries[cursor].next
+        cursor = links[cursor].next
       } else {
         released.swept = remove(at: cursor)
       }
@@ -240,26 +244,29 @@ extension AssociationTable {
 
     /// Removes the entry at `index` in O(1) and returns it (for release outside the lock).
     mutating func remove(at index: Int) -> Entry {
-      let next = entries[index].next
-      let previous = entries[index].previous
-      if next != index {
-        entries[previous].next = next
-        entries[next].previous = previous
-        if cursor == index { cursor = next }
+      let link = links[index]
+      if link.next != index {
+        links[link.previous].next = link.next
+        links[link.next].previous = link.previous
+        if cursor == index { cursor = link.next }
       }
       let last = entries.count - 1
-      if index != last { entries.swapAt(index, last) }
+      if index != last {
+        entries.swapAt(index, last)
+        links.swapAt(index, last)
+      }
       let removed = entries.removeLast()
+      links.removeLast()
       indices[removed.identity] = nil
       valueCount -= removed.associations.count
       if index != last {
         // The last entry took the hole; its neighbours (itself if alone) and the cursor follow.
-        if entries[index].next == last {
-          entries[index].next = index
-          entries[index].previous = index
+        let moved = links[index]
+        if moved.next == last {
+          links[index] = Link(next: index, previous: index)
         } else {
-          entries[entries[index].previous].next = index
-          entries[entries[index].next].previous = index
+          links[moved.previous].next = index
+          links[moved.next].previous = index
         }
         indices[entries[index].identity] = index
         if cursor == last { cursor = index }
@@ -271,11 +278,13 @@ extension AssociationTable {
 
     /// The ring and the indices agree with the array around the cursor (O(1), for `assert`).
     func verifyInvariants() -> Bool {
-      guard !entries.isEmpty else { return cursor == 0 && indices.isEmpty && valueCount == 0 }
-      guard entries.indices.contains(cursor), indices.count == entries.count else { return false }
-      let entry = entries[cursor]
-      return entries[entry.next].previous == cursor && entries[entry.previous].next == cursor
-        && indices[entry.identity] == cursor && !entry.associations.isEmpty
+      guard !entries.isEmpty else { return cursor == 0 && indices.isEmpty && links.isEmpty && valueCount == 0 }
+      guard entries.indices.contains(cursor), indices.count == entries.count, links.count == entries.count else {
+        return false
+      }
+      let link = links[cursor]
+      return links[link.next].previous == cursor && links[link.previous].next == cursor
+        && indices[entries[cursor].identity] == cursor && !entries[cursor].associations.isEmpty
     }
   }
 }
