@@ -10,7 +10,7 @@ import Foundation
 /// The `associated-cost` suite: the rows the Linux side table is held to (within 3× of the
 /// baseline).
 let associatedCostSuite = Suite(name: "associated-cost") {
-  associatedCostBenchmark(population: 10_000, rounds: 21)
+  associatedCostBenchmark(population: 10_000, rounds: 101)
 }
 
 /// An object that holds nothing itself: only its identity is used.
@@ -111,7 +111,7 @@ func associatedCostBenchmark(population: Int, rounds: Int) {
     baseline.setValue(number, for: object)
   }
   let object = objects[population / 2]
-  let iterations = 200_000
+  let iterations = 20_000
   var baseGet: [Double] = []
   var keyGet: [Double] = []
   var baseSet: [Double] = []

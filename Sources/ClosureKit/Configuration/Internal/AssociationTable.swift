@@ -56,7 +56,7 @@ package final class AssociationTable: Sendable {
     let result: AnyObject? = state.withLock { state in
       defer { state.sweep(into: &released) }
       guard let index = state.index(of: object) else { return nil }
-      return state.entries[index].associations.first { $0.key == key }?.value
+      return state.associations[index].first { $0.key == key }?.value
     }
     withExtendedLifetime(released) {}
     return result
@@ -64,7 +64,12 @@ package final class AssociationTable: Sendable {
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    update(for: object, key: key) { _ in value }
+    var released = Released()
+    state.withLock { state in
+      state.sweep(into: &released)
+      state.update(for: object, key: key, into: &released) { _ in value }
+    }
+    withExtendedLifetime(released) {}
   }
 
   /// Replaces the value for `key` on `object` with what `transform` returns for the current one
@@ -99,8 +104,9 @@ extension AssociationTable {
     var value: AnyObject
   }
 
-  /// One object's values. A class, so that reading its references copies nothing (a copy of a
-  /// weak reference costs two atomic operations on the object's side table).
+  /// One object: its references. A class, so that reading them copies nothing (a copy of a weak
+  /// reference costs two atomic operations on the object's side table); its values are in
+  /// ``State/associations``, a plain array, which needs no run-time exclusivity check.
   final class Entry {
     /// Where ``State/indices`` finds this entry.
     let identity: ObjectIdentifier
@@ -110,14 +116,11 @@ extension AssociationTable {
     unowned let anchor: AnyObject
     /// The object the values belong to; `nil` once it has started to deinitialise.
     weak let object: AnyObject?
-    /// The values, never empty while the entry is in the table.
-    var associations: [Association]
 
-    init(object: AnyObject, association: Association) {
+    init(object: AnyObject) {
       identity = ObjectIdentifier(object)
       anchor = object
       self.object = object
-      associations = [association]
     }
   }
 
@@ -129,12 +132,18 @@ extension AssociationTable {
     var previous: Int
   }
 
+  /// An entry taken out of the table, with its values.
+  struct Removed {
+    let entry: Entry
+    let associations: [Association]
+  }
+
   /// What an access takes out of the table under the lock, released after it: at most one entry
   /// removed by the sweep, one entry or value removed or replaced by the access, and the live
   /// object the sweep loaded (its last reference may go while the sweep holds it).
   struct Released {
-    var swept: Entry?
-    var entry: Entry?
+    var swept: Removed?
+    var entry: Removed?
     var value: AnyObject?
     var sweptObject: AnyObject?
   }
@@ -159,6 +168,8 @@ extension AssociationTable {
     var entries: [Entry] = []
     /// The ring: `links[i]` is where `entries[i]` is.
     var links: [Link] = []
+    /// The values: `associations[i]` are `entries[i]`'s, never empty.
+    var associations: [[Association]] = []
     /// Where each object's entry is in `entries`.
     var indices: [ObjectIdentifier: Int] = [:]
     /// The index of the entry the sweep checks next (0 when there is none).
@@ -174,7 +185,8 @@ extension AssociationTable {
     }
 
     /// Replaces the value for `key` on `object` with what `transform` returns, removing the value
-    /// (and the entry, once it has none) for `nil`.
+    /// (and the entry, once it has none) for `nil`. Inlined, so that a set passes no closure.
+    @inline(__always)
     mutating func update(
       for object: AnyObject,
       key: UInt,
@@ -185,19 +197,19 @@ extension AssociationTable {
         if let value = transform(nil) { store(value, key: key, for: object, into: &released) }
         return
       }
-      guard let position = entries[index].associations.firstIndex(where: { $0.key == key }) else {
+      guard let position = associations[index].firstIndex(where: { $0.key == key }) else {
         if let value = transform(nil) {
-          entries[index].associations.append(Association(key: key, value: value))
+          associations[index].append(Association(key: key, value: value))
           valueCount += 1
         }
         return
       }
-      let old = entries[index].associations[position].value
+      let old = associations[index][position].value
       if let value = transform(old) {
         released.value = old
-        entries[index].associations[position].value = value
-      } else if entries[index].associations.count > 1 {
-        released.value = entries[index].associations.remove(at: position).value
+        associations[index][position].value = value
+      } else if associations[index].count > 1 {
+        released.value = associations[index].remove(at: position).value
         valueCount -= 1
       } else {
         released.entry = remove(at: index)
@@ -208,13 +220,14 @@ extension AssociationTable {
     /// no check before the others). `value` is released instead if `object` is running its deinit
     /// (a weak reference to it is already `nil`).
     mutating func store(_ value: AnyObject, key: UInt, for object: AnyObject, into released: inout Released) {
-      let entry = Entry(object: object, association: Association(key: key, value: value))
+      let entry = Entry(object: object)
       guard entry.object != nil else {
-        released.entry = entry
+        released.value = value
         return
       }
       let index = entries.count
       entries.append(entry)
+      associations.append([Association(key: key, value: value)])
       indices[entry.identity] = index
       valueCount += 1
       if index == 0 {
@@ -243,7 +256,7 @@ extension AssociationTable {
     }
 
     /// Removes the entry at `index` in O(1) and returns it (for release outside the lock).
-    mutating func remove(at index: Int) -> Entry {
+    mutating func remove(at index: Int) -> Removed {
       let link = links[index]
       if link.next != index {
         links[link.previous].next = link.next
@@ -254,10 +267,11 @@ extension AssociationTable {
       if index != last {
         entries.swapAt(index, last)
         links.swapAt(index, last)
+        associations.swapAt(index, last)
       }
-      let removed = entries.removeLast()
+      let removed = Removed(entry: entries.removeLast(), associations: associations.removeLast())
       links.removeLast()
-      indices[removed.identity] = nil
+      indices[removed.entry.identity] = nil
       valueCount -= removed.associations.count
       if index != last {
         // The last entry took the hole; its neighbours (itself if alone) and the cursor follow.
@@ -278,13 +292,16 @@ extension AssociationTable {
 
     /// The ring and the indices agree with the array around the cursor (O(1), for `assert`).
     func verifyInvariants() -> Bool {
-      guard !entries.isEmpty else { return cursor == 0 && indices.isEmpty && links.isEmpty && valueCount == 0 }
+      guard !entries.isEmpty else {
+        return cursor == 0 && indices.isEmpty && links.isEmpty && associations.isEmpty && valueCount == 0
+      }
       guard entries.indices.contains(cursor), indices.count == entries.count, links.count == entries.count else {
         return false
       }
       let link = links[cursor]
       return links[link.next].previous == cursor && links[link.previous].next == cursor
-        && indices[entries[cursor].identity] == cursor && !entries[cursor].associations.isEmpty
+        && indices[entries[cursor].identity] == cursor && !associations[cursor].isEmpty
+        && associations.count == entries.count
     }
   }
 }
