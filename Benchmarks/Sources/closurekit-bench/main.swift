@@ -23,6 +23,7 @@ let suites: [Suite] = [
   guardXMLSuite,
   profileXMLEventsSuite,
   associatedSuite,
+  associatedCostSuite,
   dialogsSuite,
 ]
 

@@ -19,15 +19,15 @@
 /// On Apple platforms the value is held with `objc_setAssociatedObject` and released when the
 /// object is deallocated. On Linux, which has no deallocation hook, a side table holds it: a dead
 /// object's value is never returned, not even to a new object at the same address, and it is
-/// released within a bounded number of later accesses to the table (see the article
-/// <doc:AssociatedValuesAndConfiguration>).
+/// released within `n` later calls of any key's methods, `n` being the number of values attached
+/// then (see the article <doc:AssociatedValuesAndConfiguration>).
 ///
 /// > Important: Every method is safe from any thread. A value's `deinit` never runs while the
 /// > table's lock is held, so it may read or write associated values itself.
 public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// A process-unique address: the Objective-C association key, and the key's identity in the
   /// Linux side table. Allocated once per key and never freed, so no later key can reuse it.
-  let address: UInt
+  @usableFromInline let address: UInt
 
   /// Creates a new key, distinct from every other key.
   ///
@@ -50,8 +50,10 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// - Parameter object: Any class instance.
   /// - Returns: The value last set for `object`, or `nil`.
   ///
-  /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
-  /// > `nil` (the object already counts as dead); on Apple platforms it still returns the value.
+  /// > Important: Safe from any thread. Inside `object`'s own `deinit` this returns the value on
+  /// > Apple platforms; on Linux it returns the value unless the side table has released it
+  /// > already (the object counts as dead from the start of its `deinit`).
+  @inlinable  // Specialised for the caller's `Value`: no generic metadata lookup (suite `associated-cost`).
   public func value(for object: AnyObject) -> Value? {
     AssociationStorage.box(AssociatedBox<Value>.self, on: object, key: address)?.value
   }
@@ -70,7 +72,8 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
   /// > Important: Safe from any thread. Do not capture `object` strongly in `value`: that is a
   /// > retain cycle, and neither would ever be released (a ``WeakAssociatedKey`` holds an object
   /// > without retaining it). On Linux a value set from inside `object`'s own `deinit` is released
-  /// > at once instead of stored.
+  /// > at once if `object` has no other value, otherwise with its other values.
+  @inlinable  // As `value(for:)`.
   public func setValue(_ value: Value, for object: AnyObject) {
     AssociationStorage.setBox(AssociatedBox(value), on: object, key: address)
   }
@@ -101,10 +104,12 @@ public struct AssociatedKey<Value: Sendable>: Sendable, Hashable {
 
 /// Holds one associated value as an object, as both the Objective-C runtime and the Linux side
 /// table store objects.
+@usableFromInline
 final class AssociatedBox<Value: Sendable>: Sendable {
   /// The user's value.
-  let value: Value
+  @usableFromInline let value: Value
 
+  @inlinable
   init(_ value: Value) {
     self.value = value
   }

@@ -51,8 +51,8 @@ public struct WeakAssociatedKey<Value: AnyObject & Sendable>: Sendable, Hashable
   /// - Parameter object: Any class instance.
   /// - Returns: The attached object, retained for the caller, or `nil`.
   ///
-  /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this returns
-  /// > `nil` (the object already counts as dead).
+  /// > Important: Safe from any thread. On Linux, inside `object`'s own `deinit` this may return
+  /// > `nil` (the object counts as dead, and the side table may have released the box already).
   public func value(for object: AnyObject) -> Value? {
     AssociationStorage.box(WeakBox<Value>.self, on: object, key: address)?.object
   }

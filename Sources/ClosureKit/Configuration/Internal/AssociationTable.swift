@@ -1,260 +1,307 @@
-/// The Linux side table behind ``AssociatedKey``: values keyed by (object identity, key), each
-/// stored next to a weak reference to its object.
+/// The Linux side table behind ``AssociatedKey``: one entry per object that has values, keyed by
+/// the object's identity, holding the object's values by key, a weak reference to the object and an
+/// `unowned` one.
 ///
-/// - A lookup returns a value only if the entry's weak reference still points to the very object
-///   asked about, so a dead object's value is never handed to a new object at a reused address;
-///   such a stale entry is removed (and its value released) by the lookup that finds it.
-/// - Every access also checks the next entries of a round-robin sweep and removes those whose
-///   object is dead: two per lookup, three per write. An entry whose object died is removed within
-///   `n` accesses, `n` being the number of entries when it died (the proof is at ``State``).
+/// - The `unowned` reference keeps the object's memory (not the object: its deinit runs as usual)
+///   allocated until the entry is removed, so no new object can get that address meanwhile and a
+///   dead object's values are never handed to a new object. A lookup needs no weak load.
+/// - Every access (each method below but the counts and the test helper; one per public call of
+///   ``AssociatedKey``, ``WeakAssociatedKey`` or ``AssociatedValues``) also checks the next entry
+///   of a round-robin sweep and removes it if its object is dead (its weak reference reads `nil`).
+///   An entry whose object died is removed within `n` accesses, `n` being the number of entries
+///   when it died, which is at most the number of values (the proof is at ``State``). The bound is
+///   exact: an object that dies just after the sweep checked it takes all `n`.
 /// - Removed values are released after the lock is released, so a value's `deinit` may use the
-///   table. So are the objects the sweep loads from weak references: if another thread drops an
+///   table. So is the object the sweep loads from its weak reference: if another thread drops that
 ///   object's last reference while the sweep holds it, the object's `deinit` may use the table.
 ///
-/// Every access is O(1): one hash lookup, at most four weak loads, O(1) removals (entries live in
-/// a dense array and a removal swaps the last entry into the hole). Amortised O(1) where the array
-/// or the dictionary grows.
+/// Every access is O(1) but for the object's own keys (a linear search among them): one hash
+/// lookup, one weak load, O(1) removals. Amortised O(1) where the array or the dictionary grows.
 package final class AssociationTable: Sendable {
   /// The table every ``AssociatedKey`` uses on Linux.
   package static let shared = AssociationTable()
-
-  /// How many entries a lookup checks for dead objects (see ``State`` for why two).
-  static let lookupSweep = 2
-  /// How many entries a write checks for dead objects: one more than a lookup, for the entry it
-  /// may add.
-  static let writeSweep = 3
 
   /// The entries, guarded by a mutex.
   private let state = Locked(State())
 
   package init() {}
 
-  /// The number of entries, dead or alive, not yet removed.
+  /// The number of values, of live or dead objects, not yet removed.
   package var count: Int {
+    state.withLock { $0.valueCount }
+  }
+
+  /// The number of objects with values, live or dead, not yet removed: the `n` of the bound.
+  package var objectCount: Int {
     state.withLock { $0.entries.count }
   }
 
-  /// The next entry the sweep will check (for tests).
-  package var sweepCursor: Int {
-    state.withLock { $0.cursor }
-  }
-
-  /// The object of the entry at `index` in sweep order, `nil` if it is dead (for tests).
-  package func object(at index: Int) -> AnyObject? {
-    state.withLock { $0.entries[index].object }
-  }
-
-  /// The value for `key` on `object`, if `object` is the live object it was set for.
-  package func value(for object: AnyObject, key: UInt) -> AnyObject? {
-    var garbage = Held.garbage
-    var swept = Held.swept
-    let slot = Slot(object: ObjectIdentifier(object), key: key)
-    let result: AnyObject? = state.withLock { state in
-      state.sweep(AssociationTable.lookupSweep, into: &garbage, keeping: &swept)
-      guard let index = state.liveIndex(of: slot, for: object, into: &garbage) else { return nil }
-      return state.entries[index].value
+  /// Whether each entry's object is alive, in the order the sweep will check them, from the next
+  /// one to the one it checked last (for tests; O(n)).
+  package func objectsInSweepOrder() -> [AnyObject?] {
+    state.withLock { state in
+      var objects: [AnyObject?] = []
+      var index = state.cursor
+      for _ in state.entries.indices {
+        objects.append(state.entries[index].object)
+        index = state.links[index].next
+      }
+      return objects
     }
-    withExtendedLifetime((garbage, swept)) {}
+  }
+
+  /// The value for `key` on `object`, if there is one.
+  package func value(for object: AnyObject, key: UInt) -> AnyObject? {
+    var released = Released()
+    let result: AnyObject? = state.withLock { state in
+      defer { state.sweep(into: &released) }
+      guard let index = state.index(of: object) else { return nil }
+      return state.associations[index].first { $0.key == key }?.value
+    }
+    withExtendedLifetime(released) {}
     return result
   }
 
   /// Sets (or with `nil` removes) the value for `key` on `object`.
   package func setValue(_ value: AnyObject?, for object: AnyObject, key: UInt) {
-    update(for: object, key: key) { _ in value }
+    var released = Released()
+    state.withLock { state in
+      state.sweep(into: &released)
+      state.update(for: object, key: key, into: &released) { _ in value }
+    }
+    withExtendedLifetime(released) {}
   }
 
-  /// Replaces the value for `key` on `object` with what `transform` returns for the current one.
-  /// `transform` runs under the lock and must not use the table.
+  /// Replaces the value for `key` on `object` with what `transform` returns for the current one
+  /// (`nil`: none). `transform` runs under the lock and must not use the table.
   package func update(for object: AnyObject, key: UInt, _ transform: (AnyObject?) -> AnyObject?) {
-    var garbage = Held.garbage
-    var swept = Held.swept
-    let slot = Slot(object: ObjectIdentifier(object), key: key)
+    var released = Released()
     state.withLock { state in
-      state.sweep(AssociationTable.writeSweep, into: &garbage, keeping: &swept)
-      if let index = state.liveIndex(of: slot, for: object, into: &garbage) {
-        state.replaceValue(at: index, with: transform(state.entries[index].value), into: &garbage)
-      } else {
-        state.store(transform(nil), at: slot, of: object, into: &garbage)
-      }
+      state.sweep(into: &released)
+      state.update(for: object, key: key, into: &released, transform)
     }
-    withExtendedLifetime((garbage, swept)) {}
+    withExtendedLifetime(released) {}
+  }
+
+  /// Removes every value on `object`.
+  package func removeAll(from object: AnyObject) {
+    var released = Released()
+    state.withLock { state in
+      state.sweep(into: &released)
+      guard let index = state.index(of: object) else { return }
+      released.entry = state.remove(at: index)
+    }
+    withExtendedLifetime(released) {}
   }
 }
 
 extension AssociationTable {
-  /// Identifies one association: the object's address and the key's address.
-  struct Slot: Hashable {
-    /// The object's identity; may be reused by a new object once the object is freed.
-    let object: ObjectIdentifier
-    /// The ``AssociatedKey/address`` of the key.
+  /// One value and its key (``AssociatedKey/address``).
+  struct Association {
+    /// The key's address.
     let key: UInt
+    /// The ``AssociatedBox`` or ``WeakBox`` holding the value.
+    var value: AnyObject
   }
 
-  /// One association. A class, so that reading its weak reference does not copy it (a weak copy
-  /// costs two atomic operations on the object's side table).
+  /// One object: its references. A class, so that reading them copies nothing (a copy of a weak
+  /// reference costs two atomic operations on the object's side table); its values are in
+  /// ``State/associations``, a plain array, which needs no run-time exclusivity check.
   final class Entry {
     /// Where ``State/indices`` finds this entry.
-    let slot: Slot
-    /// The object the value belongs to; `nil` once it has started to deinitialise.
-    weak var object: AnyObject?
-    /// The ``AssociatedBox`` holding the value.
-    var value: AnyObject
+    let identity: ObjectIdentifier
+    /// Keeps the object's memory allocated, not the object alive (an `unowned` reference counts
+    /// apart from the strong ones): while the entry exists no other object can have its address,
+    /// so the entry found under a live object's identity is that object's.
+    unowned let anchor: AnyObject
+    /// The object the values belong to; `nil` once it has started to deinitialise.
+    weak let object: AnyObject?
 
-    init(slot: Slot, object: AnyObject, value: AnyObject) {
-      self.slot = slot
+    init(object: AnyObject) {
+      identity = ObjectIdentifier(object)
+      anchor = object
       self.object = object
-      self.value = value
     }
   }
 
-  /// Objects taken out of the table under the lock, released after it, without an allocation:
-  /// at most five, in the order added. Two uses, each with its own bound:
-  /// - ``garbage``: values removed. An access removes at most three entries in its sweep (a write;
-  ///   a lookup two), then a stale entry, and then either the replaced value or, from the object's
-  ///   own deinit, the value it did not store;
-  /// - ``swept``: the live objects the sweep loaded (it checks at most
-  ///   ``AssociationTable/writeSweep`` entries).
-  struct Held {
-    /// The objects, in the order added.
-    private var first, second, third, fourth, fifth: AnyObject?
-    /// How many were added.
-    private var count = 0
-    /// How many may be added; at most five.
-    private let limit: Int
-    /// What an overflow means, for the message.
-    private let overflow: String
-
-    private init(limit: Int, overflow: String) {
-      self.limit = limit
-      self.overflow = overflow
-    }
-
-    /// For the values an access removes.
-    static var garbage: Held { Held(limit: 5, overflow: "an access removed more than five values") }
-    /// For the objects a sweep loads.
-    static var swept: Held { Held(limit: 3, overflow: "the sweep loaded more than three objects") }
-
-    mutating func append(_ object: AnyObject) {
-      switch count {
-      case 0: first = object
-      case 1: second = object
-      case 2: third = object
-      case 3: fourth = object
-      case 4: fifth = object
-      default: break
-      }
-      count += 1
-      if count > limit { failPrecondition(overflow) }
-    }
+  /// Where an entry is in the sweep's ring: the indices of its neighbours (its own if it is alone).
+  struct Link {
+    /// The entry the sweep checks after this one.
+    var next: Int
+    /// The entry the sweep checks before this one.
+    var previous: Int
   }
 
-  /// The table's contents.
+  /// An entry taken out of the table, with its values.
+  struct Removed {
+    let entry: Entry
+    let associations: [Association]
+  }
+
+  /// What an access takes out of the table under the lock, released after it: at most one entry
+  /// removed by the sweep, one entry or value removed or replaced by the access, and the live
+  /// object the sweep loaded (its last reference may go while the sweep holds it).
+  struct Released {
+    var swept: Removed?
+    var entry: Removed?
+    var value: AnyObject?
+    var sweptObject: AnyObject?
+  }
+
+  /// The table's contents: the entries in a dense array, linked in a ring in the order the sweep
+  /// checks them.
   ///
-  /// The sweep goes round `entries` from index 0 up: `entries[..<cursor]` were checked in the
-  /// current round, `entries[cursor...]` were not. Every operation keeps those two parts apart: a
-  /// check moves the cursor past a live entry or removes a dead one, ``remove(at:)`` refills a
-  /// hole from the same part, and a new entry joins the checked part (it is live: it is being set).
+  /// The sweep checks the entry at `cursor` and moves the cursor to the next one in the ring, or
+  /// removes it if its object is dead (the cursor moves to the next one too). A new entry is linked
+  /// just before the cursor: last in the ring order from the cursor. A removal unlinks its entry
+  /// and moves the array's last entry into the hole, relinking its neighbours to its new index;
+  /// the ring order of every other entry stays as it was.
   ///
   /// Why an entry whose object died is removed within `n` accesses, `n` being the number of
-  /// entries then. Let `u` be the number of unchecked entries and `c` the number of entries.
-  /// - An unchecked entry is checked within `u` checks: each check takes one unchecked entry
-  ///   (the entry moved into a hole at the cursor is unchecked too, so it does not jump the line).
-  /// - A checked entry is checked within `u + c` checks: the round ends after `u`, and in the next
-  ///   round every entry is unchecked, so `u = c` then. When the entry dies, `u + c ≤ 2n - 1`
-  ///   (at least the entry itself is checked, so `u ≤ n - 1`).
-  /// - Each check lowers the bound by at least 1 (a live entry: `u - 1`; a dead one: `u - 1` and
-  ///   `c - 1`). A lookup makes 2 checks and adds nothing; a write makes 3 and adds at most one
-  ///   entry, to the checked part, which raises `u + c` by 1 and leaves `u` as it is. Removals
-  ///   outside the sweep lower `c`, and `u` when unchecked. So every access lowers the bound by at
-  ///   least 2, and `n` accesses take it from `2n - 1` below 1: the entry has been checked, and
-  ///   being dead, removed.
-  ///
-  /// With one check per lookup (the first version), removals pulled unchecked entries from the
-  /// end of the round to the cursor, so an entry that died just behind the cursor waited for the
-  /// rest of the round and then most of the next: 1,374 accesses with 1,000 entries.
+  /// entries then: let `d` be its place in the ring order from the cursor (1 when the cursor is at
+  /// it), so `d ≤ n`. Every access checks one entry, the one at the cursor: if it is ours, ours is
+  /// removed (dead); if not, it leaves the ring ahead of ours (checked: moved behind it; dead:
+  /// removed), so `d` drops by one. New entries join behind ours; removals elsewhere never raise
+  /// `d`. So the `d`-th access removes it, and `d = n` when it dies just after being checked.
   struct State {
-    /// Every association, densely packed.
+    /// Every object's entry, densely packed.
     var entries: [Entry] = []
-    /// Where each association is in `entries`.
-    var indices: [Slot: Int] = [:]
-    /// The next entry the sweep checks. Entries before it were checked in the current round.
+    /// The ring: `links[i]` is where `entries[i]` is.
+    var links: [Link] = []
+    /// The values: `associations[i]` are `entries[i]`'s, never empty.
+    var associations: [[Association]] = []
+    /// Where each object's entry is in `entries`.
+    var indices: [ObjectIdentifier: Int] = [:]
+    /// The index of the entry the sweep checks next (0 when there is none).
     var cursor = 0
+    /// The number of values in all entries.
+    var valueCount = 0
 
-    /// The index of the entry for `slot` if it belongs to `object`. A stale entry there (a dead
-    /// object's, at a reused address) is removed, its value added to `garbage`.
-    mutating func liveIndex(of slot: Slot, for object: AnyObject, into garbage: inout Held) -> Int? {
-      guard let index = indices[slot] else { return nil }
-      if entries[index].object === object { return index }
-      garbage.append(remove(at: index))
-      return nil
+    /// The index of `object`'s entry. No lookup loads the weak reference: the entry's `anchor`
+    /// keeps a dead object's address from being reused until the entry is removed, so an entry
+    /// found under a live object's identity is its own (also while it deinitialises).
+    func index(of object: AnyObject) -> Int? {
+      indices[ObjectIdentifier(object)]
     }
 
-    /// Replaces the value of the entry at `index` with `value` (`nil`: removes the entry), adding
-    /// the old value to `garbage`.
-    mutating func replaceValue(at index: Int, with value: AnyObject?, into garbage: inout Held) {
-      if let value {
-        garbage.append(entries[index].value)
-        entries[index].value = value
-      } else {
-        garbage.append(remove(at: index))
-      }
-    }
-
-    /// Adds an entry holding `value` for `object` (none if `value` is `nil`), behind the cursor:
-    /// it is live, so it needs no check in this round. `value` goes to `garbage` instead if
-    /// `object` is running its deinit (a weak reference to it is already `nil`).
-    mutating func store(_ value: AnyObject?, at slot: Slot, of object: AnyObject, into garbage: inout Held) {
-      guard let value else { return }
-      let entry = Entry(slot: slot, object: object, value: value)
-      guard entry.object != nil else {
-        garbage.append(value)
+    /// Replaces the value for `key` on `object` with what `transform` returns, removing the value
+    /// (and the entry, once it has none) for `nil`. Inlined, so that a set passes no closure.
+    @inline(__always)
+    mutating func update(
+      for object: AnyObject,
+      key: UInt,
+      into released: inout Released,
+      _ transform: (AnyObject?) -> AnyObject?
+    ) {
+      guard let index = index(of: object) else {
+        if let value = transform(nil) { store(value, key: key, for: object, into: &released) }
         return
       }
-      indices[slot] = entries.count
-      entries.append(entry)
-      swapEntries(cursor, entries.count - 1)
-      cursor += 1
-    }
-
-    /// Checks the next `count` entries and removes those whose object is dead, adding their
-    /// values to `garbage` and the live objects it loaded to `swept`.
-    mutating func sweep(_ count: Int, into garbage: inout Held, keeping swept: inout Held) {
-      for _ in 0..<count {
-        if entries.isEmpty { return }
-        if cursor >= entries.count { cursor = 0 }
-        if let object = entries[cursor].object {
-          // Kept past the lock: it may be the last reference by the time it is released.
-          swept.append(object)
-          cursor += 1
-        } else {
-          // The last entry moves into the hole, at the cursor: it is checked next.
-          garbage.append(remove(at: cursor))
+      guard let position = associations[index].firstIndex(where: { $0.key == key }) else {
+        if let value = transform(nil) {
+          associations[index].append(Association(key: key, value: value))
+          valueCount += 1
         }
+        return
+      }
+      let old = associations[index][position].value
+      if let value = transform(old) {
+        released.value = old
+        associations[index][position].value = value
+      } else if associations[index].count > 1 {
+        released.value = associations[index].remove(at: position).value
+        valueCount -= 1
+      } else {
+        released.entry = remove(at: index)
       }
     }
 
-    /// Removes the entry at `index` in O(1) and returns its value (for release outside the lock).
-    /// Keeps the entries already checked in this round before the cursor and the others after it.
-    mutating func remove(at index: Int) -> AnyObject {
-      var hole = index
-      if hole < cursor {
-        // Fill the hole with the last checked entry, so the unchecked ones stay together.
-        cursor -= 1
-        swapEntries(hole, cursor)
-        hole = cursor
+    /// Adds an entry holding `value` for `object`, last in the sweep's order (it is live: it needs
+    /// no check before the others). `value` is released instead if `object` is running its deinit
+    /// (a weak reference to it is already `nil`).
+    mutating func store(_ value: AnyObject, key: UInt, for object: AnyObject, into released: inout Released) {
+      let entry = Entry(object: object)
+      guard entry.object != nil else {
+        released.value = value
+        return
       }
-      swapEntries(hole, entries.count - 1)
-      let removed = entries.removeLast()
-      indices[removed.slot] = nil
-      return removed.value
+      let index = entries.count
+      entries.append(entry)
+      associations.append([Association(key: key, value: value)])
+      indices[entry.identity] = index
+      valueCount += 1
+      if index == 0 {
+        cursor = 0
+        links.append(Link(next: 0, previous: 0))
+      } else {
+        // Just before the cursor.
+        let previous = links[cursor].previous
+        links.append(Link(next: cursor, previous: previous))
+        links[previous].next = index
+        links[cursor].previous = index
+      }
+      assert(verifyInvariants())
     }
 
-    /// Swaps two entries and their recorded indices.
-    mutating func swapEntries(_ first: Int, _ second: Int) {
-      guard first != second else { return }
-      entries.swapAt(first, second)
-      indices[entries[first].slot] = first
-      indices[entries[second].slot] = second
+    /// Checks the entry at the cursor and removes it if its object is dead; keeps the live object
+    /// it loaded in `released`, to be released after the lock.
+    mutating func sweep(into released: inout Released) {
+      guard !entries.isEmpty else { return }
+      if let object = entries[cursor].object {
+        released.sweptObject = object
+        cursor = links[cursor].next
+      } else {
+        released.swept = remove(at: cursor)
+      }
+    }
+
+    /// Removes the entry at `index` in O(1) and returns it (for release outside the lock).
+    mutating func remove(at index: Int) -> Removed {
+      let link = links[index]
+      if link.next != index {
+        links[link.previous].next = link.next
+        links[link.next].previous = link.previous
+        if cursor == index { cursor = link.next }
+      }
+      let last = entries.count - 1
+      if index != last {
+        entries.swapAt(index, last)
+        links.swapAt(index, last)
+        associations.swapAt(index, last)
+      }
+      let removed = Removed(entry: entries.removeLast(), associations: associations.removeLast())
+      links.removeLast()
+      indices[removed.entry.identity] = nil
+      valueCount -= removed.associations.count
+      if index != last {
+        // The last entry took the hole; its neighbours (itself if alone) and the cursor follow.
+        let moved = links[index]
+        if moved.next == last {
+          links[index] = Link(next: index, previous: index)
+        } else {
+          links[moved.previous].next = index
+          links[moved.next].previous = index
+        }
+        indices[entries[index].identity] = index
+        if cursor == last { cursor = index }
+      }
+      if entries.isEmpty { cursor = 0 }
+      assert(verifyInvariants())
+      return removed
+    }
+
+    /// The ring and the indices agree with the array around the cursor (O(1), for `assert`).
+    func verifyInvariants() -> Bool {
+      guard !entries.isEmpty else {
+        return cursor == 0 && indices.isEmpty && links.isEmpty && associations.isEmpty && valueCount == 0
+      }
+      guard entries.indices.contains(cursor), indices.count == entries.count, links.count == entries.count else {
+        return false
+      }
+      let link = links[cursor]
+      return links[link.next].previous == cursor && links[link.previous].next == cursor
+        && indices[entries[cursor].identity] == cursor && !associations[cursor].isEmpty
+        && associations.count == entries.count
     }
   }
 }
