@@ -153,24 +153,56 @@ extension Subscription {
 }
 
 /// The source behind ``Subscription/init(onCancel:)``: runs a closure once.
+///
+/// The closure goes `pending` → `running` (one caller has taken it) → `done`; a second caller
+/// waits for the first (``CancelGate``), and `isCancelled` reads `true` once it has run.
 final class ClosureSubscriptionSource: SubscriptionSource {
-  /// The clean-up closure; `nil` once it has run.
-  private let onCancel: Locked<(@Sendable () -> Void)?>
+  /// The state of the clean-up closure.
+  enum State {
+    /// Not run yet.
+    case pending(@Sendable () -> Void)
+    /// Running on the thread that took it; `isAwaited` when another caller waits for it.
+    case running(isAwaited: Bool)
+    /// Has run, and is released.
+    case done
+  }
+
+  private let state: Locked<State>
 
   init(_ onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Locked(onCancel)
+    self.state = Locked(.pending(onCancel))
   }
 
   func cancel(_ subscription: Subscription) {
-    let action = onCancel.withLock { action in
-      defer { action = nil }
+    let action = state.withLock { state -> (@Sendable () -> Void)? in
+      guard case .pending(let action) = state else { return nil }
+      state = .running(isAwaited: false)
       return action
     }
-    action?()
+    guard let action else { return awaitOtherCanceller() }
+    CancelGate.runningEffects { withExtendedLifetime(consume action) { $0() } }
+    let wake = state.withLock { state in
+      defer { state = .done }
+      if case .running(isAwaited: true) = state { return true }
+      return false
+    }
+    if wake { CancelGate.wake() }
+  }
+
+  /// Returns once another caller's run of the closure has finished, unless this thread runs a
+  /// cancel's work (which may be that very run).
+  private func awaitOtherCanceller() {
+    guard !CancelGate.isRunningEffects else { return }
+    let mustWait = state.withLock { state in
+      guard case .running = state else { return false }
+      state = .running(isAwaited: true)
+      return true
+    }
+    guard mustWait else { return }
+    CancelGate.wait { state.withLock { if case .running = $0 { true } else { false } } }
   }
 
   func isCancelled(_ subscription: Subscription) -> Bool {
-    onCancel.withLock { $0 == nil }
+    state.withLock { if case .done = $0 { true } else { false } }
   }
-
 }

@@ -336,3 +336,23 @@ struct ThreadIdentity: Equatable, Sendable {
     ThreadIdentity(token: currentThreadID)
   }
 }
+
+// MARK: - Cancel effects
+
+// How many cancels' effects the calling thread is running (a cancelled handler's release, an
+// `onCancel` closure): a cancel made from inside them does not wait for another thread's
+// (`CancelGate`), so that it can never wait for itself. Kept in the thread's own slot of a
+// `pthread_key_t`, as the thread token: an integer, no memory, no destructor.
+
+/// The key of every thread's count of cancel effects it is running.
+@usableFromInline let cancelEffectsKey: pthread_key_t = makeThreadTokenKey()
+
+/// The number of cancels whose effects the calling thread is running; 0 outside them.
+@inlinable
+var cancelEffectsDepth: Int {
+  get { Int(bitPattern: pthread_getspecific(cancelEffectsKey)) }
+  set {
+    let result = pthread_setspecific(cancelEffectsKey, UnsafeRawPointer(bitPattern: newValue))
+    if result != 0 { failPrecondition("pthread_setspecific failed: \(result)") }
+  }
+}

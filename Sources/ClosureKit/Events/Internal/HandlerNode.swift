@@ -5,12 +5,19 @@ public import Synchronization
 /// The life of a registered handler: it runs while `live`; `ended` is final.
 ///
 /// A handler ends once, by whichever comes first: its token's `cancel()`, its run as a one-shot,
-/// its owner's deallocation (found by a send or a sweep), or the source's deinit. The party whose
-/// ``HandlerNode/end()`` moves the state from `live` to `ended` is the one that removes the
-/// handler from the list.
+/// its owner's deallocation (found by a send or a sweep), or the source's deinit. The party that
+/// moves the state from `live` is the one that removes the handler from the list: a cancel through
+/// `cancelling` (``HandlerNode/beginCancel()``), so that a second canceller can wait for it to
+/// finish (`CancelGate`); the others straight to `ended` (``HandlerNode/end()``).
 @usableFromInline
 enum HandlerState: UInt8, AtomicRepresentable, Sendable {
+  /// Runs on every send.
   case live
+  /// Ended; the cancel that ended it is removing it and releasing its captures.
+  case cancelling
+  /// As `cancelling`, and another canceller waits for it to finish (``CancelGate``).
+  case cancellingAwaited
+  /// Ended and removed (or being removed by a send, a sweep or the source's deinit).
   case ended
 }
 
@@ -60,10 +67,47 @@ class HandlerNode: Subscription, @unchecked Sendable {
     state.compareExchange(expected: .live, desired: .ended, ordering: .acquiringAndReleasing).exchanged
   }
 
-  /// Whether the handler has ended.
+  /// Starts a cancel: `true` for the one caller that moved the handler from `live`, which then
+  /// removes it and calls ``finishCancel()``.
+  @inlinable
+  final func beginCancel() -> Bool {
+    state.compareExchange(expected: .live, desired: .cancelling, ordering: .acquiringAndReleasing).exchanged
+  }
+
+  /// Finishes the cancel begun by ``beginCancel()``, once the handler is removed and its captures
+  /// released; wakes the cancellers waiting for it.
+  @inlinable
+  final func finishCancel() {
+    if state.exchange(.ended, ordering: .acquiringAndReleasing) == .cancellingAwaited { CancelGate.wake() }
+  }
+
+  /// Returns once the handler, which this caller did not move from `live`, has `ended`: at once
+  /// unless another thread is cancelling it, or when this thread runs a cancel's work
+  /// (``CancelGate/isRunningEffects``), which may be that very cancel.
+  @inlinable
+  final func awaitCancel() {
+    if state.load(ordering: .acquiring) != .ended { awaitOtherCanceller() }
+  }
+
+  /// The slow path of ``awaitCancel()``.
+  @usableFromInline @inline(never)
+  final func awaitOtherCanceller() {
+    guard !CancelGate.isRunningEffects else { return }
+    var current = state.load(ordering: .acquiring)
+    while current == .cancelling {
+      let (exchanged, original) = state.compareExchange(
+        expected: .cancelling, desired: .cancellingAwaited, ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      current = original
+    }
+    guard current != .ended else { return }
+    CancelGate.wait { state.load(ordering: .acquiring) != .ended }
+  }
+
+  /// Whether the handler has ended (or is being cancelled): no delivery of it starts.
   @inlinable
   final var hasEnded: Bool {
-    state.load(ordering: .acquiring) == .ended
+    state.load(ordering: .acquiring) != .live
   }
 
   /// Whether the handler will not run again: ended, or its owner is gone.
@@ -209,9 +253,11 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
 
   package final func cancel(_ subscription: Subscription) {
     guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-    // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`).
-    guard node.end() else { return }
-    removeOneEnded(self, node)
+    // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`, or
+    // another cancel, which this one waits for).
+    guard node.beginCancel() else { return node.awaitCancel() }
+    CancelGate.runningEffects { removeOneEnded(self, node) }
+    node.finishCancel()
   }
 
   /// Cancels a run of this list's tokens (a bag's) under one lock; see ``HandlerList/remove(_:)``
@@ -221,9 +267,14 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
     nodes.reserveCapacity(subscriptions.count)
     for subscription in subscriptions {
       guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-      if node.end() { nodes.append(node) }
+      if node.beginCancel() { nodes.append(node) }
     }
-    if !nodes.isEmpty { removeEnded(self, nodes) }
+    if !nodes.isEmpty {
+      CancelGate.runningEffects { removeEnded(self, nodes) }
+      for node in nodes { node.finishCancel() }
+    }
+    // Those that another thread is cancelling (the rest have ended: this call's own, or others').
+    for subscription in subscriptions { unsafeDowncast(subscription, to: HandlerNode.self).awaitCancel() }
   }
 
   package final func isCancelled(_ subscription: Subscription) -> Bool {
