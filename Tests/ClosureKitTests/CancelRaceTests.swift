@@ -26,7 +26,7 @@ import Testing
   /// Two threads cancel one handler's token; the capture's deinit cancels it again on the
   /// cancelling thread.
   @Test func everyCancelOfOneTokenThatReturnsHasReleasedItsCaptures() async {
-    let violations = await race(rounds: stressRounds(5_000)) { round in
+    let violations = await race(rounds: stressRounds(20_000)) { round in
       let reentrant = Reentrant(bag: nil)
       let token = round.event.addHandler(round.witnesses.capturing(reentrant) { round.handlerRan() })
       reentrant.token.withLock { $0 = token }
@@ -40,7 +40,7 @@ import Testing
   /// either saw `true` is a violation as well.
   @Test func everyGroupCancelThatReturnsOrReadsCancelledHasEndedItsParts() async {
     let violations = await race(rounds: stressRounds(3_000)) { round in
-      let parts = (0..<8).map { _ in round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() }) }
+      let parts = (0..<32).map { _ in round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() }) }
       let group = SubscriptionGroup.subscription(for: parts)
       return {
         if group.isCancelled { round.cancelReturned() }
