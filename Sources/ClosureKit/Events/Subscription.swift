@@ -19,9 +19,10 @@ import Synchronization
 /// ```
 ///
 /// > Important: `cancel()` is idempotent and may be called from any thread, also from inside the
-/// > handler it removes. After it returns, no delivery of that handler *starts*, including
-/// > deliveries already queued on a `DispatchQueue`; a call already running on another thread may
-/// > finish.
+/// > handler it removes. After it returns, on any thread, no delivery of that handler *starts*,
+/// > including deliveries already queued on a `DispatchQueue`; a call already running on another
+/// > thread may finish. Two threads cancelling at once both return only once the handler has
+/// > ended and its captures are released.
 public class Subscription: @unchecked Sendable, Hashable {
   // @unchecked Sendable: its one stored property is immutable and `Sendable`; a subclass states its
   // own invariant (`HandlerNode`, the node of every registry: `Event`, `ControlActions`, `Observed`).
@@ -56,7 +57,8 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// subscription.store(in: bag)
   /// ```
   ///
-  /// - Parameter onCancel: Runs exactly once, on the thread that first calls ``cancel()``.
+  /// - Parameter onCancel: Runs exactly once, on the thread that first calls ``cancel()``; a
+  ///   second thread's `cancel()` returns once it has run.
   ///
   /// > Important: `onCancel` is released right after it runs. It is never run if the
   /// > subscription is never cancelled: dropping the token does not cancel it.
@@ -74,7 +76,10 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// > Important: When this returns, no new delivery of the handler starts, and what the handler
   /// > captured has been released, unless a send on another thread is running right now (then it
   /// > is released when that send returns) or deliveries were already queued on a `DispatchQueue`
-  /// > (then it is released when those are dropped, unrun).
+  /// > (then it is released when those are dropped, unrun). This holds on every thread that calls
+  /// > it: a call that finds another thread cancelling the same handler waits for it. A call made
+  /// > by code that a cancel runs (an `onCancel` closure, the deinit of a released capture) does
+  /// > not wait, so that a cancel never waits for itself.
   public final func cancel() {
     source.cancel(self)
   }
