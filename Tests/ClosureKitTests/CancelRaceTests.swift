@@ -40,7 +40,9 @@ import Testing
   /// either saw `true` is a violation as well.
   @Test func everyGroupCancelThatReturnsOrReadsCancelledHasEndedItsParts() async {
     let violations = await race(rounds: stressRounds(3_000)) { round in
-      let parts = (0..<32).map { _ in round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() }) }
+      let parts = (0..<32).map { _ in
+        round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() })
+      }
       let group = SubscriptionGroup.subscription(for: parts)
       return {
         if group.isCancelled { round.cancelReturned() }
@@ -54,7 +56,9 @@ import Testing
   @Test func everyCancelOfAClosureSubscriptionReturnsAfterItsClosureRan() async {
     let violations = await race(rounds: stressRounds(5_000)) { round in
       let ran = Atomic<Bool>(false)
-      let parts = (0..<8).map { _ in round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() }) }
+      let parts = (0..<8).map { _ in
+        round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() })
+      }
       let token = Subscription {
         for part in parts { part.cancel() }
         ran.store(true, ordering: .releasing)

@@ -24,9 +24,9 @@ enum CancelGate {
   /// cancel made from inside it does not wait for another thread's.
   @inlinable @inline(__always)
   static func runningEffects<Result>(_ body: () -> Result) -> Result {
-    let depth = cancelEffectsDepth
-    cancelEffectsDepth = depth + 1
-    defer { cancelEffectsDepth = depth }
+    let counter = cancelEffectsCounter
+    counter.pointee += 1
+    defer { counter.pointee -= 1 }
     return body()
   }
 

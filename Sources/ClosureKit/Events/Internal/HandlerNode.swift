@@ -104,6 +104,12 @@ class HandlerNode: Subscription, @unchecked Sendable {
     CancelGate.wait { state.load(ordering: .acquiring) != .ended }
   }
 
+  /// Whether the handler has ended and no cancel of it is still running.
+  @inlinable
+  final var isEndedForGood: Bool {
+    state.load(ordering: .acquiring) == .ended
+  }
+
   /// Whether the handler has ended (or is being cancelled): no delivery of it starts.
   @inlinable
   final var hasEnded: Bool {
@@ -265,16 +271,20 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
   package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
     var nodes: [HandlerNode] = []
     nodes.reserveCapacity(subscriptions.count)
+    var others: [HandlerNode] = []
     for subscription in subscriptions {
       guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-      if node.beginCancel() { nodes.append(node) }
+      if node.beginCancel() {
+        nodes.append(node)
+      } else if !node.isEndedForGood {
+        others.append(node)  // another thread is cancelling it: waited for below
+      }
     }
     if !nodes.isEmpty {
       CancelGate.runningEffects { removeEnded(self, nodes) }
       for node in nodes { node.finishCancel() }
     }
-    // Those that another thread is cancelling (the rest have ended: this call's own, or others').
-    for subscription in subscriptions { unsafeDowncast(subscription, to: HandlerNode.self).awaitCancel() }
+    for node in others { node.awaitCancel() }
   }
 
   package final func isCancelled(_ subscription: Subscription) -> Bool {
