@@ -5,20 +5,31 @@ public import Synchronization
 /// The life of a registered handler: it runs while `live`; `ended` is final.
 ///
 /// A handler ends once, by whichever comes first: its token's `cancel()`, its run as a one-shot,
-/// its owner's deallocation (found by a send or a sweep), or the source's deinit. The party that
-/// moves the state from `live` is the one that removes the handler from the list: a cancel through
-/// `cancelling` (``HandlerNode/beginCancel()``), so that a second canceller can wait for it to
-/// finish (`CancelGate`); the others straight to `ended` (``HandlerNode/end()``).
+/// its owner's deallocation (found by a send or a sweep), or the source's deinit. The party whose
+/// ``HandlerNode/end()`` moves the state from `live` to `ended` is the one that removes the
+/// handler from the list.
 @usableFromInline
 enum HandlerState: UInt8, AtomicRepresentable, Sendable {
   /// Runs on every send.
   case live
-  /// Ended; the cancel that ended it is removing it and releasing its captures.
-  case cancelling
-  /// As `cancelling`, and another canceller waits for it to finish (``CancelGate``).
-  case cancellingAwaited
-  /// Ended and removed (or being removed by a send, a sweep or the source's deinit).
+  /// Never runs again.
   case ended
+}
+
+/// Where the cancels of a handler are: the first `cancel()` claims it (`running`) before it ends
+/// the handler, and marks it `finished` once the handler is removed and its captures released; a
+/// second caller waits for that (``CancelGate``). Apart from ``HandlerState``, which a send reads,
+/// so that a send's check stays one load of a two-case state.
+@usableFromInline
+enum CancelPhase: UInt8, AtomicRepresentable, Sendable {
+  /// No cancel has been made.
+  case none
+  /// A cancel is ending the handler.
+  case running
+  /// As `running`, and another caller waits for it (``CancelGate``).
+  case awaited
+  /// The first cancel has returned.
+  case finished
 }
 
 /// A registered handler's node: its state, and the token of the registration, which it is, so
@@ -40,6 +51,9 @@ class HandlerNode: Subscription, @unchecked Sendable {
   /// Delivered immediately and without an owner: a send calls the handler itself. Otherwise the
   /// node is an ``ExtendedNode``, which says where and whether the handler runs.
   @usableFromInline final let isPlain: Bool
+  /// Where the cancels are. One byte, declared here, in the padding before ``storedIndex``: the
+  /// node stays 40 bytes.
+  @usableFromInline final let cancelPhase = Atomic<CancelPhase>(.none)
   /// The node's position in `HandlerListState.entries`, or -1 when it is in none. Guarded by the
   /// list's lock. 32 bits, so that the node fits in 40 bytes with the three fields above (a malloc
   /// size class of 48 where 48 bytes take 64): a list holds fewer than 2^31 handlers.
@@ -67,53 +81,47 @@ class HandlerNode: Subscription, @unchecked Sendable {
     state.compareExchange(expected: .live, desired: .ended, ordering: .acquiringAndReleasing).exchanged
   }
 
-  /// Starts a cancel: `true` for the one caller that moved the handler from `live`, which then
-  /// removes it and calls ``finishCancel()``.
+  /// Claims the first cancel: `true` for the one caller that then ends the handler (``end()``),
+  /// removes it if that ended it, and calls ``finishCancel()``.
   @inlinable
-  final func beginCancel() -> Bool {
-    state.compareExchange(expected: .live, desired: .cancelling, ordering: .acquiringAndReleasing).exchanged
+  final func claimCancel() -> Bool {
+    cancelPhase.compareExchange(expected: .none, desired: .running, ordering: .acquiringAndReleasing).exchanged
   }
 
-  /// Finishes the cancel begun by ``beginCancel()``, once the handler is removed and its captures
-  /// released; wakes the cancellers waiting for it.
+  /// Finishes the cancel claimed by ``claimCancel()``, once the handler is removed and its captures
+  /// released; wakes the callers waiting for it.
   @inlinable
   final func finishCancel() {
-    if state.exchange(.ended, ordering: .acquiringAndReleasing) == .cancellingAwaited { CancelGate.wake() }
+    if cancelPhase.exchange(.finished, ordering: .acquiringAndReleasing) == .awaited { CancelGate.wake() }
   }
 
-  /// Returns once the handler, which this caller did not move from `live`, has `ended`: at once
-  /// unless another thread is cancelling it, or when this thread runs a cancel's work
-  /// (``CancelGate/isRunningEffects``), which may be that very cancel.
+  /// Returns once the first cancel, another caller's, has finished: at once unless it is still
+  /// running, or when this thread runs a cancel's work (``CancelGate/isRunningEffects``), which
+  /// may be that very cancel.
   @inlinable
   final func awaitCancel() {
-    if state.load(ordering: .acquiring) != .ended { awaitOtherCanceller() }
+    if cancelPhase.load(ordering: .acquiring) != .finished { awaitOtherCanceller() }
   }
 
   /// The slow path of ``awaitCancel()``.
   @usableFromInline @inline(never)
   final func awaitOtherCanceller() {
     guard !CancelGate.isRunningEffects else { return }
-    var current = state.load(ordering: .acquiring)
-    while current == .cancelling {
-      let (exchanged, original) = state.compareExchange(
-        expected: .cancelling, desired: .cancellingAwaited, ordering: .acquiringAndReleasing)
+    var current = cancelPhase.load(ordering: .acquiring)
+    while current == .running {
+      let (exchanged, original) = cancelPhase.compareExchange(
+        expected: .running, desired: .awaited, ordering: .acquiringAndReleasing)
       if exchanged { break }
       current = original
     }
-    guard current != .ended else { return }
-    CancelGate.wait { state.load(ordering: .acquiring) != .ended }
+    guard current != .finished else { return }
+    CancelGate.wait { cancelPhase.load(ordering: .acquiring) != .finished }
   }
 
-  /// Whether the handler has ended and no cancel of it is still running.
-  @inlinable
-  final var isEndedForGood: Bool {
-    state.load(ordering: .acquiring) == .ended
-  }
-
-  /// Whether the handler has ended (or is being cancelled): no delivery of it starts.
+  /// Whether the handler has ended.
   @inlinable
   final var hasEnded: Bool {
-    state.load(ordering: .acquiring) != .live
+    state.load(ordering: .acquiring) == .ended
   }
 
   /// Whether the handler will not run again: ended, or its owner is gone.
@@ -261,28 +269,29 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
     guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
     // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`, or
     // another cancel, which this one waits for).
-    guard node.beginCancel() else { return node.awaitCancel() }
-    CancelGate.runningEffects { removeOneEnded(self, node) }
+    guard node.claimCancel() else { return node.awaitCancel() }
+    if node.end() { CancelGate.runningEffects { removeOneEnded(self, node) } }
     node.finishCancel()
   }
 
   /// Cancels a run of this list's tokens (a bag's) under one lock; see ``HandlerList/remove(_:)``
   /// for the order.
   package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
-    var nodes: [HandlerNode] = []
-    nodes.reserveCapacity(subscriptions.count)
+    var ended: [HandlerNode] = []
+    ended.reserveCapacity(subscriptions.count)
     var others: [HandlerNode] = []
     for subscription in subscriptions {
       guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-      if node.beginCancel() {
-        nodes.append(node)
-      } else if !node.isEndedForGood {
+      if node.claimCancel() {
+        // Not ended by this call: a one-shot's send, the owner sweep or `close()` removes it.
+        if node.end() { ended.append(node) } else { node.finishCancel() }
+      } else if node.cancelPhase.load(ordering: .acquiring) != .finished {
         others.append(node)  // another thread is cancelling it: waited for below
       }
     }
-    if !nodes.isEmpty {
-      CancelGate.runningEffects { removeEnded(self, nodes) }
-      for node in nodes { node.finishCancel() }
+    if !ended.isEmpty {
+      CancelGate.runningEffects { removeEnded(self, ended) }
+      for node in ended { node.finishCancel() }
     }
     for node in others { node.awaitCancel() }
   }
