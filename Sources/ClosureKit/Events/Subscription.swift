@@ -19,9 +19,10 @@ import Synchronization
 /// ```
 ///
 /// > Important: `cancel()` is idempotent and may be called from any thread, also from inside the
-/// > handler it removes. After it returns, no delivery of that handler *starts*, including
-/// > deliveries already queued on a `DispatchQueue`; a call already running on another thread may
-/// > finish.
+/// > handler it removes. After it returns, on any thread, no delivery of that handler *starts*,
+/// > including deliveries already queued on a `DispatchQueue`; a call already running on another
+/// > thread may finish. Two threads cancelling at once both return only once the handler has
+/// > ended and its captures are released.
 public class Subscription: @unchecked Sendable, Hashable {
   // @unchecked Sendable: its one stored property is immutable and `Sendable`; a subclass states its
   // own invariant (`HandlerNode`, the node of every registry: `Event`, `ControlActions`, `Observed`).
@@ -56,7 +57,8 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// subscription.store(in: bag)
   /// ```
   ///
-  /// - Parameter onCancel: Runs exactly once, on the thread that first calls ``cancel()``.
+  /// - Parameter onCancel: Runs exactly once, on the thread that first calls ``cancel()``; a
+  ///   second thread's `cancel()` returns once it has run.
   ///
   /// > Important: `onCancel` is released right after it runs. It is never run if the
   /// > subscription is never cancelled: dropping the token does not cancel it.
@@ -74,7 +76,10 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// > Important: When this returns, no new delivery of the handler starts, and what the handler
   /// > captured has been released, unless a send on another thread is running right now (then it
   /// > is released when that send returns) or deliveries were already queued on a `DispatchQueue`
-  /// > (then it is released when those are dropped, unrun).
+  /// > (then it is released when those are dropped, unrun). This holds on every thread that calls
+  /// > it: a call that finds another thread cancelling the same handler waits for it. A call made
+  /// > by code that a cancel runs (an `onCancel` closure, the deinit of a released capture) does
+  /// > not wait, so that a cancel never waits for itself.
   public final func cancel() {
     source.cancel(self)
   }
@@ -153,24 +158,56 @@ extension Subscription {
 }
 
 /// The source behind ``Subscription/init(onCancel:)``: runs a closure once.
+///
+/// The closure goes `pending` → `running` (one caller has taken it) → `done`; a second caller
+/// waits for the first (``CancelGate``), and `isCancelled` reads `true` once it has run.
 final class ClosureSubscriptionSource: SubscriptionSource {
-  /// The clean-up closure; `nil` once it has run.
-  private let onCancel: Locked<(@Sendable () -> Void)?>
+  /// The state of the clean-up closure.
+  enum State {
+    /// Not run yet.
+    case pending(@Sendable () -> Void)
+    /// Running on the thread that took it; `isAwaited` when another caller waits for it.
+    case running(isAwaited: Bool)
+    /// Has run, and is released.
+    case done
+  }
+
+  private let state: Locked<State>
 
   init(_ onCancel: @escaping @Sendable () -> Void) {
-    self.onCancel = Locked(onCancel)
+    self.state = Locked(.pending(onCancel))
   }
 
   func cancel(_ subscription: Subscription) {
-    let action = onCancel.withLock { action in
-      defer { action = nil }
+    let action = state.withLock { state -> (@Sendable () -> Void)? in
+      guard case .pending(let action) = state else { return nil }
+      state = .running(isAwaited: false)
       return action
     }
-    action?()
+    guard let action else { return awaitOtherCanceller() }
+    CancelGate.runningEffects { withExtendedLifetime(consume action) { $0() } }
+    let wake = state.withLock { state in
+      defer { state = .done }
+      if case .running(isAwaited: true) = state { return true }
+      return false
+    }
+    if wake { CancelGate.wake() }
+  }
+
+  /// Returns once another caller's run of the closure has finished, unless this thread runs a
+  /// cancel's work (which may be that very run).
+  private func awaitOtherCanceller() {
+    guard !CancelGate.isRunningEffects else { return }
+    let mustWait = state.withLock { state in
+      guard case .running = state else { return false }
+      state = .running(isAwaited: true)
+      return true
+    }
+    guard mustWait else { return }
+    CancelGate.wait { state.withLock { if case .running = $0 { true } else { false } } }
   }
 
   func isCancelled(_ subscription: Subscription) -> Bool {
-    onCancel.withLock { $0 == nil }
+    state.withLock { if case .done = $0 { true } else { false } }
   }
-
 }

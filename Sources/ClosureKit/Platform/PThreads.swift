@@ -336,3 +336,53 @@ struct ThreadIdentity: Equatable, Sendable {
     ThreadIdentity(token: currentThreadID)
   }
 }
+
+// MARK: - Cancel effects
+
+// How many cancels' effects the calling thread is running (a cancelled handler's release, an
+// `onCancel` closure): a cancel made from inside them does not wait for another thread's
+// (`CancelGate`), so that it can never wait for itself. The count lives in memory of the thread's
+// own, allocated the first time it cancels and freed by the key's destructor when the thread
+// ends; the thread's slot of a `pthread_key_t` points to it, so that a cancel reads the slot once
+// (`pthread_getspecific`, no lock, no system call) and then counts with plain loads and stores.
+
+/// The key of every thread's cancel-effects counter.
+@usableFromInline let cancelEffectsKey: pthread_key_t = makeCancelEffectsKey()
+
+/// Creates ``cancelEffectsKey``, whose destructor frees a thread's counter.
+private func makeCancelEffectsKey() -> pthread_key_t {
+  #if canImport(Darwin)
+    var key: pthread_key_t = 0
+    let result = pthread_key_create(&key) { counter in counter.deallocate() }
+  #else
+    var key = pthread_key_t()
+    let result = pthread_key_create(&key) { counter in counter?.deallocate() }
+  #endif
+  if result != 0 { failPrecondition("pthread_key_create failed: \(result)") }
+  return key
+}
+
+/// The calling thread's cancel-effects counter: it is the thread's alone, so plain loads and
+/// stores suffice, and it lives until the thread ends.
+@inlinable
+var cancelEffectsCounter: UnsafeMutablePointer<Int> {
+  if let stored = pthread_getspecific(cancelEffectsKey) { return stored.assumingMemoryBound(to: Int.self) }
+  return makeCancelEffectsCounter()
+}
+
+/// Allocates the calling thread's counter, at 0, and stores it in its slot.
+@usableFromInline
+func makeCancelEffectsCounter() -> UnsafeMutablePointer<Int> {
+  let counter = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+  counter.initialize(to: 0)
+  let result = pthread_setspecific(cancelEffectsKey, counter)
+  if result != 0 { failPrecondition("pthread_setspecific failed: \(result)") }
+  return counter
+}
+
+/// The number of cancels whose effects the calling thread is running; 0 outside them.
+@inlinable
+var cancelEffectsDepth: Int {
+  guard let stored = pthread_getspecific(cancelEffectsKey) else { return 0 }
+  return stored.load(as: Int.self)
+}

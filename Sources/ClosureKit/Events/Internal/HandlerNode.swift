@@ -10,8 +10,26 @@ public import Synchronization
 /// handler from the list.
 @usableFromInline
 enum HandlerState: UInt8, AtomicRepresentable, Sendable {
+  /// Runs on every send.
   case live
+  /// Never runs again.
   case ended
+}
+
+/// Where the cancels of a handler are: the first `cancel()` claims it (`running`) before it ends
+/// the handler, and marks it `finished` once the handler is removed and its captures released; a
+/// second caller waits for that (``CancelGate``). Apart from ``HandlerState``, which a send reads,
+/// so that a send's check stays one load of a two-case state.
+@usableFromInline
+enum CancelPhase: UInt8, AtomicRepresentable, Sendable {
+  /// No cancel has been made.
+  case none
+  /// A cancel is ending the handler.
+  case running
+  /// As `running`, and another caller waits for it (``CancelGate``).
+  case awaited
+  /// The first cancel has returned.
+  case finished
 }
 
 /// A registered handler's node: its state, and the token of the registration, which it is, so
@@ -33,6 +51,9 @@ class HandlerNode: Subscription, @unchecked Sendable {
   /// Delivered immediately and without an owner: a send calls the handler itself. Otherwise the
   /// node is an ``ExtendedNode``, which says where and whether the handler runs.
   @usableFromInline final let isPlain: Bool
+  /// Where the cancels are. One byte, declared here, in the padding before ``storedIndex``: the
+  /// node stays 40 bytes.
+  @usableFromInline final let cancelPhase = Atomic<CancelPhase>(.none)
   /// The node's position in `HandlerListState.entries`, or -1 when it is in none. Guarded by the
   /// list's lock. 32 bits, so that the node fits in 40 bytes with the three fields above (a malloc
   /// size class of 48 where 48 bytes take 64): a list holds fewer than 2^31 handlers.
@@ -58,6 +79,43 @@ class HandlerNode: Subscription, @unchecked Sendable {
   @inlinable
   final func end() -> Bool {
     state.compareExchange(expected: .live, desired: .ended, ordering: .acquiringAndReleasing).exchanged
+  }
+
+  /// Claims the first cancel: `true` for the one caller that then ends the handler (``end()``),
+  /// removes it if that ended it, and calls ``finishCancel()``.
+  @inlinable
+  final func claimCancel() -> Bool {
+    cancelPhase.compareExchange(expected: .none, desired: .running, ordering: .acquiringAndReleasing).exchanged
+  }
+
+  /// Finishes the cancel claimed by ``claimCancel()``, once the handler is removed and its captures
+  /// released; wakes the callers waiting for it.
+  @inlinable
+  final func finishCancel() {
+    if cancelPhase.exchange(.finished, ordering: .acquiringAndReleasing) == .awaited { CancelGate.wake() }
+  }
+
+  /// Returns once the first cancel, another caller's, has finished: at once unless it is still
+  /// running, or when this thread runs a cancel's work (``CancelGate/isRunningEffects``), which
+  /// may be that very cancel.
+  @inlinable
+  final func awaitCancel() {
+    if cancelPhase.load(ordering: .acquiring) != .finished { awaitOtherCanceller() }
+  }
+
+  /// The slow path of ``awaitCancel()``.
+  @usableFromInline @inline(never)
+  final func awaitOtherCanceller() {
+    guard !CancelGate.isRunningEffects else { return }
+    var current = cancelPhase.load(ordering: .acquiring)
+    while current == .running {
+      let (exchanged, original) = cancelPhase.compareExchange(
+        expected: .running, desired: .awaited, ordering: .acquiringAndReleasing)
+      if exchanged { break }
+      current = original
+    }
+    guard current != .finished else { return }
+    CancelGate.wait { cancelPhase.load(ordering: .acquiring) != .finished }
   }
 
   /// Whether the handler has ended.
@@ -209,21 +267,33 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
 
   package final func cancel(_ subscription: Subscription) {
     guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-    // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`).
-    guard node.end() else { return }
-    removeOneEnded(self, node)
+    // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`, or
+    // another cancel, which this one waits for).
+    guard node.claimCancel() else { return node.awaitCancel() }
+    if node.end() { CancelGate.runningEffects { removeOneEnded(self, node) } }
+    node.finishCancel()
   }
 
   /// Cancels a run of this list's tokens (a bag's) under one lock; see ``HandlerList/remove(_:)``
   /// for the order.
   package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
-    var nodes: [HandlerNode] = []
-    nodes.reserveCapacity(subscriptions.count)
+    var ended: [HandlerNode] = []
+    ended.reserveCapacity(subscriptions.count)
+    var others: [HandlerNode] = []
     for subscription in subscriptions {
       guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
-      if node.end() { nodes.append(node) }
+      if node.claimCancel() {
+        // Not ended by this call: a one-shot's send, the owner sweep or `close()` removes it.
+        if node.end() { ended.append(node) } else { node.finishCancel() }
+      } else if node.cancelPhase.load(ordering: .acquiring) != .finished {
+        others.append(node)  // another thread is cancelling it: waited for below
+      }
     }
-    if !nodes.isEmpty { removeEnded(self, nodes) }
+    if !ended.isEmpty {
+      CancelGate.runningEffects { removeEnded(self, ended) }
+      for node in ended { node.finishCancel() }
+    }
+    for node in others { node.awaitCancel() }
   }
 
   package final func isCancelled(_ subscription: Subscription) -> Bool {

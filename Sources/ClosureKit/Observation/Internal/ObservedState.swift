@@ -38,6 +38,10 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var shownValue: Value?
   /// The write that set ``shownValue``.
   @usableFromInline var shownBy = 0
+  /// While the delivering thread runs a change's prior callbacks: a write or an initial callback
+  /// it makes meanwhile is queued behind that change, not delivered at once (depth-first, its post
+  /// callbacks would come before the prior change's own).
+  @usableFromInline var isInPrior = false
   /// The number of writes so far.
   @usableFromInline var sequence = 0
   /// Changes waiting for the delivering thread, in write order, from ``pendingHead`` on.
@@ -123,6 +127,7 @@ struct ObservedState<Value: Sendable> {
     // Delivered at once: reads show the old value until the prior callbacks have run.
     shownValue = old
     shownBy = sequence
+    isInPrior = true
     return ObservedWrite(
       old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step, showsPriorOf: sequence)
   }
@@ -162,14 +167,14 @@ struct ObservedState<Value: Sendable> {
     case .idle:
       return become(me, phase: phase)
     case .delivering:
-      if deliverer == me { return .deliver }
+      if deliverer == me && !isInPrior { return .deliver }
       // Queued for the delivering thread, unless it has just left (its compare-and-swap won).
       guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
       else { return become(me, phase: phase) }
     case .queued:
       // Queued changes, or only a parked box (ObservedBorrow.swift): a handler's write is still
       // delivered at once when no change waits.
-      if deliverer == me && !hasPending { return .deliver }
+      if deliverer == me && !hasPending && !isInPrior { return .deliver }
     }
     return .queue
   }
@@ -231,6 +236,7 @@ struct ObservedState<Value: Sendable> {
   /// (unless a later write already did).
   @inlinable
   mutating func endPrior(of sequence: Int) {
+    isInPrior = false
     if shownBy == sequence { shownValue = nil }
   }
 

@@ -209,7 +209,12 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     guard let old = change.old else {
       return deliver(to: change.observers) { $0.initialChange(new) }
     }
-    deliver(to: change.observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+    if ObservedState.hasPriorObserver(in: change.observers) {
+      // A write made by a prior callback is queued behind this change (``ObservedState/isInPrior``).
+      gate.withLock { $0.isInPrior = true }
+      deliver(to: change.observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
+      gate.withLock { $0.isInPrior = false }
+    }
     deliver(to: change.observers) { $0.postChange(old: old, new: new) }
   }
 
