@@ -6,7 +6,7 @@ import Testing
 /// How many consumers wait on `values` for a value (white box: the tests start the next step once
 /// a consumer is known to wait, never after some time).
 func waitingConsumers<Element>(_ values: HandlerValues<Element>) -> Int {
-  values.lifetime.storage.state.withLock { $0.waiting.count }
+  values.lifetime.storage.state.withLock { $0.waitingCount }
 }
 
 /// A task that takes values of `values` until it has `count` of them or the sequence ends, each

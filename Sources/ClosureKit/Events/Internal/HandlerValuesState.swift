@@ -13,7 +13,7 @@ struct HandlerValuesState<Element: Sendable> {
   /// A suspended consumer.
   ///
   /// Unsafe continuation: each is resumed exactly once because every transition that returns
-  /// one removes it from ``waiting`` under the lock, and only a returned continuation is resumed.
+  /// one removes it from ``first`` or ``others`` under the lock, and only a returned continuation is resumed.
   typealias Consumer = UnsafeContinuation<Element?, Never>
 
   /// What to keep while no consumer waits.
@@ -25,8 +25,12 @@ struct HandlerValuesState<Element: Sendable> {
   /// Whether the sequence ended: its source is gone, or a consumer stopped. Values still in
   /// ``pending`` are delivered; no new value is kept.
   var isFinished = false
-  /// The consumers suspended until a value or the end arrives, longest-waiting first.
-  var waiting: [Consumer] = []
+  /// The consumer that has waited longest, suspended until a value or the end arrives. Kept
+  /// apart from ``others`` so that the usual single consumer never touches an array (this code
+  /// is not specialised for the element type: an array operation looks up type metadata).
+  var first: Consumer?
+  /// The consumers waiting behind ``first``, longest-waiting first.
+  var others: [Consumer] = []
 
   init(policy: AsyncStream<Element>.Continuation.BufferingPolicy) {
     self.policy = policy
@@ -35,11 +39,21 @@ struct HandlerValuesState<Element: Sendable> {
   /// How many values wait for a consumer.
   var count: Int { pending.count - head }
 
+  /// How many consumers wait.
+  var waitingCount: Int { first == nil ? 0 : 1 + others.count }
+
+  /// Removes and returns the longest-waiting consumer, if one waits.
+  private mutating func popWaiting() -> Consumer? {
+    guard let consumer = first else { return nil }
+    first = others.isEmpty ? nil : others.removeFirst()
+    return consumer
+  }
+
   /// A value was sent: returns the longest-waiting consumer to resume with it, if one waits.
   mutating func receive(_ value: Element) -> Consumer? {
     defer { assert(verifyInvariants()) }
     if isFinished { return nil }
-    if !waiting.isEmpty { return waiting.removeFirst() }
+    if let consumer = popWaiting() { return consumer }
     switch policy {
     case .unbounded:
       pending.append(value)
@@ -117,7 +131,7 @@ struct HandlerValuesState<Element: Sendable> {
     defer { assert(verifyInvariants()) }
     if count > 0 { return .resume(popFirst()) }
     if isFinished { return .resume(nil) }
-    waiting.append(consumer)
+    if first == nil { first = consumer } else { others.append(consumer) }
     return .suspended
   }
 
@@ -125,8 +139,12 @@ struct HandlerValuesState<Element: Sendable> {
   mutating func finish() -> [Consumer] {
     defer { assert(verifyInvariants()) }
     isFinished = true
-    defer { waiting = [] }
-    return waiting
+    guard let consumer = first else { return [] }
+    defer {
+      first = nil
+      others = []
+    }
+    return [consumer] + others
   }
 
   /// A dropped iterator returns the values it had taken and not returned (`leftovers`, in reverse
@@ -136,8 +154,8 @@ struct HandlerValuesState<Element: Sendable> {
     defer { assert(verifyInvariants()) }
     var resumptions: [(Consumer, Element)] = []
     // Consumers wait only while nothing else does, so the leftovers are the oldest values.
-    while !waiting.isEmpty, let value = leftovers.popLast() {
-      resumptions.append((waiting.removeFirst(), value))
+    while first != nil, let value = leftovers.popLast() {
+      resumptions.append((popWaiting()!, value))
     }
     if !leftovers.isEmpty {
       leftovers.withUnsafeMutableBufferPointer { $0.reverse() }
@@ -150,7 +168,8 @@ struct HandlerValuesState<Element: Sendable> {
   /// Whether the invariants in the type's comment hold.
   func verifyInvariants() -> Bool {
     guard head >= 0 && head <= pending.count else { return false }
-    if !waiting.isEmpty && (count > 0 || isFinished) { return false }
+    if first == nil && !others.isEmpty { return false }
+    if first != nil && (count > 0 || isFinished) { return false }
     switch policy {
     case .bufferingOldest(let limit), .bufferingNewest(let limit):
       return count <= max(limit, 0)
