@@ -44,20 +44,20 @@ final class HandlerValuesStorage<Element: Sendable>: Sendable {
   /// Waits for the next value, behind the consumers already waiting, on the caller's actor: the
   /// consumer queues itself without leaving `actor`, and is resumed onto it.
   func wait(isolation actor: isolated (any Actor)?, onCancel: @Sendable () -> Void) async -> Element? {
-    await withTaskCancellationHandler(
-      operation: {
-        // Capturing `actor` isolates this closure to it (SE-0420). Without the capture the closure
-        // is nonisolated: the consumer would leave the caller's actor to queue itself and be
-        // resumed on the global executor, then hop back (two executor jobs instead of one).
-        _ = actor
-        return await withUnsafeContinuation(isolation: actor) { (consumer: UnsafeContinuation<Element?, Never>) in
-          if case .resume(let value) = state.withLock({ $0.suspend(consumer) }) {
-            consumer.resume(returning: value)
-          }
+    await withTaskCancellationHandler {
+      // Capturing `actor` isolates this closure to it (SE-0420), and so the continuation below
+      // (its `#isolation`). Without the capture the closure is nonisolated: the consumer would leave
+      // the caller's actor to queue itself and be resumed on the global executor, then hop back
+      // (two executor jobs instead of one).
+      _ = actor
+      return await withUnsafeContinuation { (consumer: UnsafeContinuation<Element?, Never>) in
+        if case .resume(let value) = state.withLock({ $0.suspend(consumer) }) {
+          consumer.resume(returning: value)
         }
-      },
-      onCancel: onCancel,
-      isolation: actor)
+      }
+    } onCancel: {
+      onCancel()
+    }
   }
 
   /// A dropped iterator returns the values it had taken and not returned, in reverse order: they
