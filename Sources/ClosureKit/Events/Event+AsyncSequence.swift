@@ -10,7 +10,11 @@ extension Event {
   ///
   /// > Important: Registration happens when you read the property, so payloads sent before the
   /// > loop starts are buffered. Cancelling the consuming task, or dropping the sequence, removes
-  /// > the registration; the sequence finishes when the event is deallocated.
+  /// > the registration; the sequence finishes when the event is deallocated. A loop that breaks
+  /// > leaves the payloads its iterator had taken and not returned to the next loop over the same
+  /// > sequence, and several tasks may iterate one sequence, each payload going to one of them, as
+  /// > with `AsyncStream` (see ``HandlerValues``; tested by
+  /// > `HandlerValuesConsumersTests.aLoopIteratedAgainAfterABreakGetsTheValuesTheFirstOneLeft`).
   public var values: HandlerValues<Payload> {
     values(bufferingPolicy: .unbounded)
   }

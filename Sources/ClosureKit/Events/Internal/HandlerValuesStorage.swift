@@ -1,129 +1,4 @@
-/// The state of one ``HandlerValues`` sequence: the values its handler received and its consumer
-/// has not taken, the end, and the suspended consumer. A pure state machine: each transition
-/// returns what to do after the lock is released.
-struct HandlerValuesState<Element: Sendable> {
-  /// What to keep while the consumer is busy.
-  let policy: AsyncStream<Element>.Continuation.BufferingPolicy
-  /// The values received and not taken, from ``head`` on.
-  var pending: [Element] = []
-  /// The first value of ``pending`` not taken yet (bounded policies take one value at a time).
-  var head = 0
-  /// Whether the sequence ended: its source is gone, or its consumer stopped. Values still in
-  /// ``pending`` are delivered; no new value is kept.
-  var isFinished = false
-  /// The consumer, suspended until a value or the end arrives (`nil` resumes it at the end).
-  ///
-  /// Unsafe continuation: it is resumed exactly once because ``receive(_:)`` and ``finish()``
-  /// clear this field under the lock as they return it, and only a returned continuation is
-  /// resumed; ``suspend(_:)`` asserts that no other is stored.
-  var consumer: UnsafeContinuation<Element?, Never>?
-
-  init(policy: AsyncStream<Element>.Continuation.BufferingPolicy) {
-    self.policy = policy
-  }
-
-  /// How many values wait for the consumer.
-  var count: Int { pending.count - head }
-
-  /// A value was sent: returns the suspended consumer to resume with it, if there is one.
-  mutating func receive(_ value: Element) -> UnsafeContinuation<Element?, Never>? {
-    if isFinished { return nil }
-    if let consumer {
-      assert(count == 0, "a consumer waited while values were buffered")
-      self.consumer = nil
-      return consumer
-    }
-    switch policy {
-    case .unbounded:
-      pending.append(value)
-    case .bufferingOldest(let limit):
-      if count < limit { pending.append(value) }
-    case .bufferingNewest(let limit):
-      guard limit > 0 else { return nil }
-      if count == limit { head += 1 }
-      if head > 32 && head * 2 > pending.count {
-        pending.removeFirst(head)
-        head = 0
-      }
-      pending.append(value)
-    @unknown default:
-      pending.append(value)
-    }
-    return nil
-  }
-
-  /// What the consumer gets when its own buffer is empty.
-  enum TakeAction {
-    /// Every waiting value is now in the consumer's buffer (unbounded policy).
-    case batch
-    /// The next value (bounded policies take one at a time, so the limit counts every value the
-    /// consumer has not taken, as `AsyncStream`'s does).
-    case one(Element)
-    /// The sequence ended and nothing is left.
-    case end
-    /// Nothing yet: suspend.
-    case suspend
-  }
-
-  /// Takes what waits; `buffer` comes in empty, and its storage is kept for later values.
-  mutating func take(into buffer: inout [Element]) -> TakeAction {
-    if count > 0 {
-      if case .unbounded = policy {
-        // The values before `head` were taken one at a time (``suspend(_:)`` pops one when values
-        // arrived between a take and the suspension): they go, so that the batch holds only
-        // waiting values and the empty buffer it leaves starts at 0.
-        if head > 0 {
-          pending.removeFirst(head)
-          head = 0
-        }
-        swap(&buffer, &pending)
-        return .batch
-      }
-      return .one(popFirst())
-    }
-    return isFinished ? .end : .suspend
-  }
-
-  /// Removes and returns the oldest pending value (there is one: `count > 0`); the storage is
-  /// kept for later values once the last is taken.
-  private mutating func popFirst() -> Element {
-    let value = pending[head]
-    head += 1
-    if head == pending.count {
-      pending.removeAll(keepingCapacity: true)
-      head = 0
-    }
-    return value
-  }
-
-  /// What becomes of a consumer about to suspend.
-  enum SuspendAction {
-    /// It waits: the continuation is stored.
-    case suspended
-    /// A value or the end (`nil`) arrived since ``take(into:)``: resume it with this at once.
-    case resume(Element?)
-  }
-
-  /// Stores the suspended consumer, unless a value or the end arrived since ``take(into:)``.
-  mutating func suspend(_ continuation: UnsafeContinuation<Element?, Never>) -> SuspendAction {
-    if count > 0 {
-      return .resume(popFirst())
-    }
-    if isFinished { return .resume(nil) }
-    assert(consumer == nil, "two consumers of one HandlerValues iterator")
-    consumer = continuation
-    return .suspended
-  }
-
-  /// The sequence ends: returns the suspended consumer to resume with `nil`.
-  mutating func finish() -> UnsafeContinuation<Element?, Never>? {
-    isFinished = true
-    defer { consumer = nil }
-    return consumer
-  }
-}
-
-/// The storage shared by a ``HandlerValues`` sequence, its iterator and the handler that feeds it.
+/// The storage shared by a ``HandlerValues`` sequence, its iterators and the handler that feeds it.
 final class HandlerValuesStorage<Element: Sendable>: Sendable {
   let state: Locked<HandlerValuesState<Element>>
 
@@ -131,41 +6,66 @@ final class HandlerValuesStorage<Element: Sendable>: Sendable {
     state = Locked(HandlerValuesState(policy: policy))
   }
 
-  /// The handler's side: keeps `value` for the consumer, or hands it to the waiting consumer.
+  /// The handler's side: hands `value` to the longest-waiting consumer, or keeps it.
   func receive(_ value: Element) {
     state.withLock { $0.receive(value) }?.resume(returning: value)
   }
 
-  /// Ends the sequence after the values that wait.
+  /// Ends the sequence after the values that wait; every waiting consumer gets `nil`.
   func finish() {
-    state.withLock { $0.finish() }?.resume(returning: nil)
+    for consumer in state.withLock({ $0.finish() }) { consumer.resume(returning: nil) }
   }
 
-  /// The consumer's side, when its buffer is empty: fills `buffer` with every waiting value, in
-  /// reverse order, and returns the first, or returns the next value, waiting for it; `nil` at
-  /// the end.
-  func next(
-    refilling buffer: inout [Element], isolation actor: isolated (any Actor)?, onCancel: @Sendable () -> Void
-  ) async -> Element? {
+  /// What a consumer whose buffer is empty does next.
+  enum NextStep {
+    /// Return this: a value, or `nil` at the end.
+    case returns(Element?)
+    /// Wait (``wait(isolation:onCancel:)``).
+    case waits
+  }
+
+  /// The consumer's side, when its buffer is empty, without suspending: fills `buffer` with every
+  /// waiting value, in reverse order, and returns the first; or returns the next value or the
+  /// end; or says to wait.
+  func take(refilling buffer: inout [Element]) -> NextStep {
     assert(buffer.isEmpty, "values were taken before the buffered ones were returned")
     switch state.withLock({ $0.take(into: &buffer) }) {
     case .batch:
       // Reversed through the buffer pointer, whose swaps move the values (`Array.reverse()`
       // copies each: a retain and a release per reference it holds).
       buffer.withUnsafeMutableBufferPointer { $0.reverse() }
-      return buffer.popLast()
-    case .one(let value): return value
-    case .end: return nil
-    case .suspend: break
+      return .returns(buffer.popLast())
+    case .one(let value): return .returns(value)
+    case .end: return .returns(nil)
+    case .suspend: return .waits
     }
-    return await withTaskCancellationHandler {
-      await withUnsafeContinuation { (continuation: UnsafeContinuation<Element?, Never>) in
-        if case .resume(let value) = state.withLock({ $0.suspend(continuation) }) {
-          continuation.resume(returning: value)
+  }
+
+  /// Waits for the next value, behind the consumers already waiting, on the caller's actor: the
+  /// consumer queues itself without leaving `actor`, and is resumed onto it.
+  func wait(isolation actor: isolated (any Actor)?, onCancel: @Sendable () -> Void) async -> Element? {
+    await withTaskCancellationHandler {
+      // Capturing `actor` isolates this closure to it (SE-0420), and so the continuation below
+      // (its `#isolation`). Without the capture the closure is nonisolated: the consumer would leave
+      // the caller's actor to queue itself and be resumed on the global executor, then hop back
+      // (two executor jobs instead of one).
+      _ = actor
+      return await withUnsafeContinuation { (consumer: UnsafeContinuation<Element?, Never>) in
+        if case .resume(let value) = state.withLock({ $0.suspend(consumer) }) {
+          consumer.resume(returning: value)
         }
       }
     } onCancel: {
       onCancel()
+    }
+  }
+
+  /// A dropped iterator returns the values it had taken and not returned, in reverse order: they
+  /// go to the waiting consumers, longest-waiting first, and the rest in front of the values that
+  /// wait. `leftovers` is left empty.
+  func giveBack(_ leftovers: inout [Element]) {
+    for (consumer, value) in state.withLock({ $0.giveBack(&leftovers) }) {
+      consumer.resume(returning: value)
     }
   }
 }
@@ -180,8 +80,8 @@ final class HandlerValuesFinisher<Element: Sendable>: Sendable {
   deinit { storage.finish() }
 }
 
-/// Ends the registration when the sequence's consumer stops: its task is cancelled, or the last
-/// copy of the sequence and of its iterator is gone.
+/// Ends the registration when the sequence's consumers stop: a consuming task is cancelled, or
+/// the last copy of the sequence and of its iterators is gone.
 @usableFromInline
 final class HandlerValuesLifetime<Element: Sendable>: Sendable {
   let storage: HandlerValuesStorage<Element>
@@ -192,14 +92,8 @@ final class HandlerValuesLifetime<Element: Sendable>: Sendable {
     self.subscription = subscription
   }
 
-  /// The consumer's side when its buffer is empty (see ``HandlerValuesStorage/next(refilling:isolation:onCancel:)``);
-  /// cancelling the consuming task terminates the sequence.
-  @usableFromInline
-  func next(refilling buffer: inout [Element], isolation actor: isolated (any Actor)?) async -> Element? {
-    await storage.next(refilling: &buffer, isolation: actor) { self.terminate() }
-  }
-
-  /// The consumer stopped: no new value is kept, the registration ends, a waiting consumer gets `nil`.
+  /// A consumer stopped: no new value is kept, the registration ends, every waiting consumer gets
+  /// `nil` (the values that wait are still returned, then `nil`).
   func terminate() {
     storage.finish()
     subscription.cancel()
@@ -207,6 +101,43 @@ final class HandlerValuesLifetime<Element: Sendable>: Sendable {
 
   deinit { terminate() }
 }
+
+/// The values one iterator took from the shared buffer in one lock round and has not returned
+/// yet, and the registration. Copies of an iterator share it; when the last is dropped, the
+/// values it still holds go back to the shared buffer, so that the next iterator returns them.
+@usableFromInline
+final class HandlerValuesBuffer<Element: Sendable> {
+  /// The registration and the shared buffer.
+  @usableFromInline let lifetime: HandlerValuesLifetime<Element>
+  /// The rest of the values taken in one lock round, in reverse order: the next value is the
+  /// last, so that it is moved out, not copied.
+  ///
+  /// Unchecked exclusivity (the consumer's fast path reads it once per value, and a checked access
+  /// costs two runtime calls): no access overlaps another. This class is not `Sendable`, so one
+  /// isolation domain at a time uses it, and every access is synchronous: the iterator's
+  /// `popLast()`, ``HandlerValuesStorage/take(refilling:)`` under the lock, and `deinit`. None
+  /// spans a suspension, and none runs code that could reach this buffer again.
+  @exclusivity(unchecked) @usableFromInline var values: [Element] = []
+
+  init(_ lifetime: HandlerValuesLifetime<Element>) {
+    self.lifetime = lifetime
+  }
+
+  /// The next value when ``values`` is empty: the waiting values, taken in one lock round, or the
+  /// next one, waiting for it on the caller's actor; `nil` at the end. Cancelling the consuming
+  /// task terminates the sequence.
+  @usableFromInline
+  func next(isolation actor: isolated (any Actor)?) async -> Element? {
+    if case .returns(let value) = lifetime.storage.take(refilling: &values) { return value }
+    return await lifetime.storage.wait(isolation: actor) { [lifetime] in lifetime.terminate() }
+  }
+
+  deinit {
+    if !values.isEmpty { lifetime.storage.giveBack(&values) }
+  }
+}
+
+@available(*, unavailable) extension HandlerValuesBuffer: Sendable {}
 
 /// A ``HandlerValues`` fed by the handler that `register` registers.
 func handlerValues<Element: Sendable>(
