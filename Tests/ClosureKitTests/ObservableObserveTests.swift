@@ -28,6 +28,8 @@ final class SharedCounter: Observable, Sendable {
   private let storage = Locked(0)
   /// Run once, by the next read, after it has taken the value and before it returns.
   let interloper = Locked<(@Sendable () -> Void)?>(nil)
+  /// How long after the start of its willSet the last write stored its value.
+  let lastStoreAfter = Locked<Duration>(.zero)
 
   var value: Int {
     get {
@@ -41,7 +43,11 @@ final class SharedCounter: Observable, Sendable {
       return value
     }
     set {
-      registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
+      let start = ContinuousClock.now
+      registrar.withMutation(of: self, keyPath: \.value) {
+        storage.withLock { $0 = newValue }
+        lastStoreAfter.withLock { $0 = ContinuousClock.now - start }
+      }
     }
   }
 }
