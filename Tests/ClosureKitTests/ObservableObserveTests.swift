@@ -297,11 +297,11 @@ final class SharedCounter: Observable, Sendable {
     counter.interloper.withLock { slot in
       slot = { onNewThread { counter.value = 99 } }
     }
-    // The hop runs once the writer of 1 has returned: its store has landed. (A writer preempted
-    // between its willSet and its store for longer than the hop's grace period is the other gap
-    // that Observation.md documents, "Writes from other threads are best effort": under
-    // ThreadSanitizer the `queue` variant then armed on the old value, the write of 99 landed, and
-    // the late store of 1 overwrote it, so 1 was the last value, and the last delivered.)
+    // The hop runs once the writer of 1 has returned: its store has landed. (Before, under
+    // ThreadSanitizer, the writer of 1 was once preempted between its willSet and its store past
+    // the hop's grace period: the `queue` variant armed on the old value, the write of 99 landed,
+    // and the late store of 1 overwrote it, so 1 was the model's last value, and the last one
+    // delivered.)
     hops.suspend()
     await onNewThread { counter.value = 1 }
     hops.resume()
