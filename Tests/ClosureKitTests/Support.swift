@@ -100,7 +100,7 @@ final class StressProgress: Sendable {
 /// ``crossThreadDeadline`` before it was fulfilled: a deadlock or a livelock, not a slow machine.
 /// A stress loop that waited for `done` from its start failed beside a second build of the package
 /// (20,000 rounds of a two-way binding took over 30 s there; 300,000 timer rounds over 150 s).
-func waitWhileProgressing(_ done: Expectation, _ progress: StressProgress) async -> Bool {
+func waitWhileProgressing(_ done: ClosureKitTesting.Expectation, _ progress: StressProgress) async -> Bool {
   var seen = progress.value
   while !(await done.wait(timeout: crossThreadDeadline)) {
     let now = progress.value
