@@ -40,10 +40,15 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) async {
 }
 
 /// Runs `body` for each of `indices`, each on a thread of its own, and resumes when every one has
-/// returned; `false` if they have not by ``crossThreadDeadline``. For CPU-bound stress loops: run
-/// as tasks, they held the cooperative pool's threads (two on a 2-core machine) for seconds, and
-/// every other test's tasks waited behind them.
-func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+/// returned; `false` if they have not by ``crossThreadDeadline`` (with `progress`, which the body
+/// advances: if it stopped advancing for that long). For CPU-bound stress loops: run as tasks, they
+/// held the cooperative pool's threads (two on a 2-core machine) for seconds, and every other
+/// test's tasks waited behind them.
+func onOwnThreads(
+  _ indices: some Sequence<Int>,
+  progress: StressProgress? = nil,
+  _ body: @escaping @Sendable (Int) -> Void
+) async -> Bool {
   let all = Array(indices)
   guard !all.isEmpty else { return true }
   let done = Expectation(count: all.count)
@@ -53,6 +58,7 @@ func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (In
       done.fulfill()
     }
   }
+  if let progress { return await waitWhileProgressing(done, progress) }
   return await done.wait(timeout: crossThreadDeadline)
 }
 
