@@ -450,11 +450,12 @@ final class ReadsInDeinit {
       let table = AssociationTable()
       let probe = Tracked("probe")
       let current = Slot<ReadsTableInDeinit>()
-      let finished = await raceFinishes {
+      let finished = await raceFinishes { progress in
         for _ in 0..<stressRounds(300_000) {
           let object = ReadsTableInDeinit(table: table, probe: probe)
           table.setValue(Tracked("value"), for: object, key: 1)
           current.value = object
+          progress.advance()
         }
       } reader: {
         _ = table.value(for: probe, key: 1)

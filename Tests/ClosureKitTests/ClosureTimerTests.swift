@@ -556,12 +556,13 @@ struct WrappedClock: Clock {
   @Test(.heavy) func anOwnerDroppedWhileTheTimerReadsItMayInvalidateTheTimer() async {
     let clock = ManualClock()
     let current = Slot<ClosureTimer>()
-    let finished = await raceFinishes {
+    let finished = await raceFinishes { progress in
       for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
         let timer = ClosureTimer(.every(.seconds(1)), owner: owner, clock: clock) { _, _ in }
         owner.timer.value = timer
         current.value = timer
+        progress.advance()
       }
     } reader: {
       guard let timer = current.value else { return }
@@ -575,10 +576,11 @@ struct WrappedClock: Clock {
   /// from its weak load; the owner's deinit invalidates the timer.
   @Test(.heavy) func anOwnerDroppedWhileTheSchedulerFiresMayInvalidateTheTimer() async {
     let clock = ManualClock()
-    let finished = await raceFinishes {
+    let finished = await raceFinishes { progress in
       for _ in 0..<stressRounds(300_000) {
         let owner = InvalidatesInDeinit()
         owner.timer.value = ClosureTimer.schedule(.every(.seconds(1)), owner: owner, clock: clock) { _, _ in }
+        progress.advance()
       }
     } reader: {
       clock.advance(by: .seconds(1))

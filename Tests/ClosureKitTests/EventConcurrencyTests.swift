@@ -45,16 +45,23 @@ import Testing
   @Test(.heavy) func tokensDroppedWhileASendEndsTheirHandlerNeverDeadlock() async {
     let event = Event<Int>()
     let finished = Expectation(count: 2)
+    let progress = StressProgress()
     let rounds = stressRounds(500_000)
     onOwnThread {
-      for _ in 0..<rounds { _ = event.once { _ in } }
+      for _ in 0..<rounds {
+        _ = event.once { _ in }
+        progress.advance()
+      }
       finished.fulfill()
     }
     onOwnThread {
-      for value in 0..<rounds { event.send(value) }
+      for value in 0..<rounds {
+        event.send(value)
+        progress.advance()
+      }
       finished.fulfill()
     }
-    #expect(await finished.wait(timeout: crossThreadDeadline))
+    #expect(await waitWhileProgressing(finished, progress))
   }
 
   /// An owner whose deinit cancels its own token: the sweep of dead owners on registration must

@@ -201,23 +201,25 @@ final class ScreenOwner: Sendable {}
     screen.observe(\.shared.value, options: [.prior, .old, .new]) { change in
       onMain.append(MainQueueCheck.isOnMainQueue)
       seen.append(change)
-      if !change.isPrior { posted.fulfill() }
+      if change.newValue == 9 { posted.fulfill() }
     }
     let shared = screen.shared
-    DispatchQueue.global().async { shared.value = 9 }
-    #expect(await posted.wait(timeout: crossThreadDeadline))
-    if isUnderThreadSanitizer || isUnderAddressSanitizer {
-      // Seen once in a full AddressSanitizer run (2026-12-02): the post change read 0, not 9. The
-      // hop re-reads 1 ms after the write's willSet (`ObservationCycle.foreignHopDelay`); a writer
-      // thread preempted for longer has not stored yet. The second gap that
-      // Observation.md documents ("Writes from other threads are best effort"); recorded, not hidden.
-      withKnownIssue("the hop can re-read before a preempted writer's store", isIntermittent: true) {
-        #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 9)])
-      }
-    } else {
-      #expect(seen.values == [C(oldValue: 0, isPrior: true), C(oldValue: 0, newValue: 9)])
+    let stored = Expectation()
+    DispatchQueue.global().async {
+      shared.value = 9
+      stored.fulfill()
     }
-    #expect(onMain.values == [true, true])
+    let delivered = await posted.wait(timeout: crossThreadDeadline)
+    #expect(await stored.wait(timeout: crossThreadDeadline))
+    // The prior change first and 9 last. A writer preempted inside the setter past the hop's
+    // re-read adds a post change that still carries 0 (caught by a re-check: tested by
+    // `ObservableLateStoreTests`); the store is delivered when it lands within 4 s of its willSet.
+    if shared.lastStoreAfter.withLock({ $0 }) < .seconds(4) {
+      #expect(delivered)
+      #expect(seen.values.first == C(oldValue: 0, isPrior: true))
+      #expect(seen.values.last == C(oldValue: 0, newValue: 9))
+    }
+    #expect(onMain.values.allSatisfy { $0 })
   }
 
   @Test func changesSequenceYieldsAndFinishesWhenTheObjectIsDeallocated() async {

@@ -28,6 +28,8 @@ final class SharedCounter: Observable, Sendable {
   private let storage = Locked(0)
   /// Run once, by the next read, after it has taken the value and before it returns.
   let interloper = Locked<(@Sendable () -> Void)?>(nil)
+  /// How long after the start of its willSet the last write stored its value.
+  let lastStoreAfter = Locked<Duration>(.zero)
 
   var value: Int {
     get {
@@ -41,7 +43,11 @@ final class SharedCounter: Observable, Sendable {
       return value
     }
     set {
-      registrar.withMutation(of: self, keyPath: \.value) { storage.withLock { $0 = newValue } }
+      let start = ContinuousClock.now
+      registrar.withMutation(of: self, keyPath: \.value) {
+        storage.withLock { $0 = newValue }
+        lastStoreAfter.withLock { $0 = ContinuousClock.now - start }
+      }
     }
   }
 }
@@ -291,11 +297,11 @@ final class SharedCounter: Observable, Sendable {
     counter.interloper.withLock { slot in
       slot = { onNewThread { counter.value = 99 } }
     }
-    // The hop runs once the writer of 1 has returned: its store has landed. (A writer preempted
-    // between its willSet and its store for longer than the hop's grace period is the other gap
-    // that Observation.md documents, "Writes from other threads are best effort": under
-    // ThreadSanitizer the `queue` variant then armed on the old value, the write of 99 landed, and
-    // the late store of 1 overwrote it, so 1 was the last value, and the last delivered.)
+    // The hop runs once the writer of 1 has returned: its store has landed. (Before, under
+    // ThreadSanitizer, the writer of 1 was once preempted between its willSet and its store past
+    // the hop's grace period: the `queue` variant armed on the old value, the write of 99 landed,
+    // and the late store of 1 overwrote it, so 1 was the model's last value, and the last one
+    // delivered.)
     hops.suspend()
     await onNewThread { counter.value = 1 }
     hops.resume()

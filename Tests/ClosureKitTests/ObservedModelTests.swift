@@ -22,7 +22,8 @@ import Testing
     let violations = Recorder<String>()
     let threads = 4
     let rounds = modelRounds(1_200)
-    let finished = await onOwnThreads(0..<threads) { thread in
+    let progress = StressProgress()
+    let finished = await onOwnThreads(0..<threads, progress: progress) { thread in
       var random = SeededGenerator(seed: UInt64(thread) &* 104_729 &+ 3)
       var tokens: [Subscription] = []
       var owners: [Owner] = []
@@ -61,6 +62,7 @@ import Testing
           box.modify { $0 += 1 }
         }
         if !box.storage.verifyObservedInvariants() { violations.append("invariants") }
+        progress.advance()
       }
       for token in tokens { token.cancel() }
       owners.removeAll()

@@ -36,18 +36,23 @@ func ownersDieWhileTheSourceSweeps(
   churn: @escaping @Sendable () -> Void
 ) async -> Bool {
   let finished = Expectation(count: 3)
+  let progress = StressProgress()
   for _ in 0..<2 {
     onOwnThread {
       for _ in 0..<rounds {
         let owner = CancellingOwner()
         owner.token.value = register(owner)
+        progress.advance()
       }
       finished.fulfill()
     }
   }
   onOwnThread {
-    for _ in 0..<rounds { churn() }
+    for _ in 0..<rounds {
+      churn()
+      progress.advance()
+    }
     finished.fulfill()
   }
-  return await finished.wait(timeout: crossThreadDeadline)
+  return await waitWhileProgressing(finished, progress)
 }

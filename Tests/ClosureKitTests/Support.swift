@@ -1,6 +1,7 @@
 import ClosureKitTestSupport
 import ClosureKitTesting
 import Dispatch
+import Synchronization
 import Testing
 
 @testable import ClosureKit
@@ -39,10 +40,15 @@ func onNewThread(_ body: @escaping @Sendable () -> Void) async {
 }
 
 /// Runs `body` for each of `indices`, each on a thread of its own, and resumes when every one has
-/// returned; `false` if they have not by ``crossThreadDeadline``. For CPU-bound stress loops: run
-/// as tasks, they held the cooperative pool's threads (two on a 2-core machine) for seconds, and
-/// every other test's tasks waited behind them.
-func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (Int) -> Void) async -> Bool {
+/// returned; `false` if they have not by ``crossThreadDeadline`` (with `progress`, which the body
+/// advances: if it stopped advancing for that long). For CPU-bound stress loops: run as tasks, they
+/// held the cooperative pool's threads (two on a 2-core machine) for seconds, and every other
+/// test's tasks waited behind them.
+func onOwnThreads(
+  _ indices: some Sequence<Int>,
+  progress: StressProgress? = nil,
+  _ body: @escaping @Sendable (Int) -> Void
+) async -> Bool {
   let all = Array(indices)
   guard !all.isEmpty else { return true }
   let done = Expectation(count: all.count)
@@ -52,6 +58,7 @@ func onOwnThreads(_ indices: some Sequence<Int>, _ body: @escaping @Sendable (In
       done.fulfill()
     }
   }
+  if let progress { return await waitWhileProgressing(done, progress) }
   return await done.wait(timeout: crossThreadDeadline)
 }
 
@@ -83,18 +90,46 @@ func onOwnThread(_ body: @escaping @Sendable () -> Void) {
   pthread_detach(startThread(body))
 }
 
+/// Rounds of a stress loop, counted as they finish, so that a wait for the loop tells a stall from a
+/// slow machine.
+final class StressProgress: Sendable {
+  private let rounds = Atomic<Int>(0)
+
+  /// Counts one finished round.
+  func advance() { rounds.add(1, ordering: .relaxed) }
+
+  /// The rounds finished so far.
+  var value: Int { rounds.load(ordering: .relaxed) }
+}
+
+/// Waits for `done`; `false` only if `progress` did not advance during a whole
+/// ``crossThreadDeadline`` before it was fulfilled: a deadlock or a livelock, not a slow machine.
+/// A stress loop that waited for `done` from its start failed beside a second build of the package
+/// (20,000 rounds of a two-way binding took over 30 s there; 300,000 timer rounds over 150 s).
+func waitWhileProgressing(_ done: ClosureKitTesting.Expectation, _ progress: StressProgress) async -> Bool {
+  var seen = progress.value
+  while !(await done.wait(timeout: crossThreadDeadline)) {
+    let now = progress.value
+    if now == seen { return false }
+    seen = now
+  }
+  return true
+}
+
 /// Runs `writer` on one new thread and `reader` over and over on another until `writer` returns;
-/// `false` if the two have not both finished within a minute (a deadlock). A hung thread is left
-/// behind, so the failure is reported instead of hanging the run.
+/// `false` if the writer's rounds (counted by it with `progress.advance()`) stopped advancing for
+/// ``crossThreadDeadline`` before both finished (a deadlock). A hung thread is left behind, so the
+/// failure is reported instead of hanging the run.
 func raceFinishes(
-  writer: @escaping @Sendable () -> Void,
+  writer: @escaping @Sendable (_ progress: StressProgress) -> Void,
   reader: @escaping @Sendable () -> Void
 ) async -> Bool {
+  let progress = StressProgress()
   let done = Expectation(count: 2)
   let stop = Locked(false)
   pthread_detach(
     startThread {
-      writer()
+      writer(progress)
       stop.withLock { $0 = true }
       done.fulfill()
     }
@@ -105,7 +140,7 @@ func raceFinishes(
       done.fulfill()
     }
   )
-  return await done.wait(timeout: crossThreadDeadline)
+  return await waitWhileProgressing(done, progress)
 }
 
 /// The longest a handler of a contention test holds a box's delivery (on a thread of the test's

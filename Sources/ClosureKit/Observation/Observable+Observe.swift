@@ -36,7 +36,8 @@ extension Observable where Self: AnyObject & Sendable {
   /// > queue waits 1 ms for the write to finish. Writes made until the hop runs are coalesced into
   /// > that one post callback, whose `newValue` is read when it runs. When the model's writes are made
   /// > on the queue or actor the hop targets, the last value is always delivered, never twice,
-  /// > never out of order; writes from other threads are best effort (see the article
+  /// > never out of order. A write from another thread whose store lands after the hop is caught
+  /// > by re-checks for 4 s after it, and delivered as one more post callback (see the article
   /// > <doc:Observation>). The observation ends when the object is deallocated, when the token is
   /// > cancelled, or (owner variant) when the owner is deallocated; the object is never retained.
   @inlinable @discardableResult

@@ -25,6 +25,8 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
   /// Whether a write made off the main actor was seen: from then on every arm re-reads the key
   /// path after it is installed (see ``ObservationCycle/arm(_:_:_:reread:)``).
   @usableFromInline var sawForeignWrite = false
+  /// The id of the current chain of re-checks (``ObservationRechecks``); older ones stop.
+  @usableFromInline var recheckID: UInt64 = 0
 
   @inlinable
   init(
@@ -33,9 +35,12 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
     options: ObservationOptions,
     delivery: Delivery,
     owner: (any AnyObject & Sendable)?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
+    handler: @escaping @Sendable (Change<Value>) -> Void,
+    runAfter: @escaping RunAfter = ObservationRechecks.dispatch
   ) {
-    self.cycle = ObservationCycle(root: root, options: options, delivery: delivery, owner: owner, handler: handler)
+    self.cycle = ObservationCycle(
+      root: root, options: options, delivery: delivery, owner: owner, handler: handler, runAfter: runAfter
+    )
     self.keyPath = keyPath
   }
 
@@ -115,10 +120,7 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
     if isOnWritingThread {
       DispatchQueue.main.async(execute: job)
     } else {
-      DispatchQueue.main.asyncAfter(
-        deadline: .now() + ObservationCycle<Root, Value>.foreignHopDelay,
-        execute: job
-      )
+      cycle.runAfter(.main, ObservationCycle<Root, Value>.foreignHopDelay, job)
     }
   }
 
@@ -133,8 +135,40 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
     isHopPending = false
     let old = pendingOld
     pendingOld = nil
-    let new = arm(root, reread: sawForeignWrite)
+    recheckID &+= 1
+    let rereads = sawForeignWrite
+    let new = arm(root, reread: rereads)
     guard let handler = cycle.handler else { return }
     cycle.run(handler, cycle.options.postChange(old: old, new: new))
+    // A write from another thread whose willSet came before this arm may not have stored yet.
+    if rereads { scheduleRecheck(recheckID, step: 0) }
+  }
+
+  /// Runs re-check `step` of the chain `id` on the main actor after its delay.
+  @inlinable
+  func scheduleRecheck(_ id: UInt64, step: Int) {
+    cycle.runAfter(.main, ObservationRechecks.delay(before: step)) { [self] in
+      MainActor.assumeIsolated { recheck(id, step: step) }
+    }
+  }
+
+  /// Re-check `step` of the chain `id` (``ObservationRechecks``): reads the key path and delivers
+  /// one more post change if the value differs from the last one delivered (``lastValue``, also
+  /// the old value of the next write from another thread). Stops when a newer hop is pending or has
+  /// started its own re-checks, when the observation has ended, or after the last step.
+  @inlinable
+  func recheck(_ id: UInt64, step: Int) {
+    guard let root = cycle.root, !cycle.isOrphaned else {
+      cycle.end()
+      return
+    }
+    guard id == recheckID, !isHopPending, let handler = cycle.handler, let last = lastValue else { return }
+    let value = root[keyPath: keyPath]
+    if !ObservationRechecks.isSame(last, value) {
+      lastValue = value
+      cycle.run(handler, cycle.options.postChange(old: last, new: value))
+    }
+    let next = step + 1
+    if next < ObservationRechecks.count { scheduleRecheck(id, step: next) }
   }
 }

@@ -56,7 +56,9 @@ final class TrackingArm<Tracker: TrackingArmTarget>: Sendable {
 /// prior change and schedules a *hop*; writes until the hop runs are not seen one by one. The hop
 /// re-arms, re-reads the value and delivers one post change (old value from the willSet, new value
 /// from the re-read). So a burst of writes made on the executor the hop targets becomes one prior
-/// and one post change carrying the last value. What is not about where the arm state lives (the
+/// and one post change carrying the last value. A hop that had to re-read (a write was seen from
+/// another thread) is followed by re-checks (``ObservationRechecks``) that deliver a store landing
+/// after it. What is not about where the arm state lives (the
 /// object, the handler, the delivery, the ending, the arming) is in ``ObservationCycle``.
 @usableFromInline
 final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: TrackingArmTarget {
@@ -70,6 +72,10 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
     @usableFromInline var pendingOld: Value?
     /// The thread of that willSet (for a custom delivery, whose hops run on threads unknown here).
     @usableFromInline var writer: ThreadIdentity?
+    /// The id of the current chain of re-checks (``ObservationRechecks``); older ones stop.
+    @usableFromInline var recheckID: UInt64 = 0
+    /// The value the last post change of the current re-checks carried.
+    @usableFromInline var lastDelivered: Value?
 
     @inlinable init() {}
   }
@@ -93,9 +99,12 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
     delivery: Delivery,
     owner: (any AnyObject & Sendable)?,
     handler: @escaping @Sendable (Change<Value>) -> Void,
-    hopQueue: DispatchQueue? = nil
+    hopQueue: DispatchQueue? = nil,
+    runAfter: @escaping RunAfter = ObservationRechecks.dispatch
   ) {
-    self.cycle = ObservationCycle(root: root, options: options, delivery: delivery, owner: owner, handler: handler)
+    self.cycle = ObservationCycle(
+      root: root, options: options, delivery: delivery, owner: owner, handler: handler, runAfter: runAfter
+    )
     self.keyPath = keyPath
     // Observations of several key paths share one hop queue, so their post callbacks never overlap.
     self.hopQueue = delivery.isImmediate ? hopQueue ?? DispatchQueue(label: "ClosureKit.observe.hop") : nil
@@ -185,7 +194,20 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
       queue.async { [self] in flush() }
     } else {
       sawForeignWrite.store(true, ordering: .relaxed)
-      queue.asyncAfter(deadline: .now() + ObservationCycle<Root, Value>.foreignHopDelay) { [self] in flush() }
+      cycle.runAfter(queue, ObservationCycle<Root, Value>.foreignHopDelay) { [self] in flush() }
+    }
+  }
+
+  /// Runs `job` after `delay` where the hops of writes from other threads run: the delivery's queue
+  /// or the main queue, this observation's hop queue for immediate delivery, or (for a custom
+  /// delivery) through its scheduler.
+  @inlinable
+  func runAfter(_ delay: DispatchTimeInterval, _ job: @escaping @Sendable () -> Void) {
+    switch cycle.delivery.kind {
+    case .immediate: cycle.runAfter(hopQueue ?? .main, delay, job)
+    case .mainActor: cycle.runAfter(.main, delay, job)
+    case .queue(let target): cycle.runAfter(target, delay, job)
+    case .custom(let schedule): cycle.runAfter(.global(), delay) { schedule(job) }
     }
   }
 
@@ -202,19 +224,59 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
       guard state.isHopPending else { return nil }
       state.isHopPending = false
       state.armID &+= 1
+      state.recheckID &+= 1
+      state.lastDelivered = nil
       defer { state.pendingOld = nil }
-      return Pending(old: state.pendingOld, armID: state.armID, writer: state.writer)
+      return Pending(old: state.pendingOld, armID: state.armID, writer: state.writer, recheckID: state.recheckID)
     }
     guard let pending else { return }
     if case .custom = cycle.delivery.kind, pending.writer != .current {
       sawForeignWrite.store(true, ordering: .relaxed)
     }
-    let new = ObservationCycle.arm(
-      root, keyPath, TrackingArm(tracker: self, id: pending.armID),
-      reread: sawForeignWrite.load(ordering: .relaxed)
-    )
+    let rereads = sawForeignWrite.load(ordering: .relaxed)
+    let new = ObservationCycle.arm(root, keyPath, TrackingArm(tracker: self, id: pending.armID), reread: rereads)
     guard !cycle.isEnded, let handler = cycle.handler else { return }
+    if rereads {
+      // A write from another thread whose willSet came before this arm may not have stored yet.
+      state.withLock { state in
+        if state.recheckID == pending.recheckID { state.lastDelivered = new }
+      }
+    }
     handler(cycle.options.postChange(old: pending.old, new: new))
+    if rereads {
+      let id = pending.recheckID
+      runAfter(ObservationRechecks.delay(before: 0)) { [self] in recheck(id, step: 0) }
+    }
+  }
+
+  /// Re-check `step` of the chain `id` (``ObservationRechecks``): reads the key path and delivers
+  /// one more post change if the value differs from the last one delivered. Stops when a newer hop
+  /// is pending or has started its own re-checks, when the observation has ended, or after the last
+  /// step.
+  @inlinable
+  func recheck(_ id: UInt64, step: Int) {
+    guard let root = cycle.root, !cycle.isOrphaned else {
+      cycle.end()
+      return
+    }
+    let last = state.withLock { state in
+      state.recheckID == id && !state.isHopPending ? state.lastDelivered : nil
+    }
+    guard !cycle.isEnded, let last else { return }
+    let value = root[keyPath: keyPath]
+    if !ObservationRechecks.isSame(last, value) {
+      let isCurrent = state.withLock { state in
+        guard state.recheckID == id, !state.isHopPending else { return false }
+        state.lastDelivered = value
+        return true
+      }
+      guard isCurrent else { return }
+      guard let handler = cycle.handler else { return }
+      handler(cycle.options.postChange(old: last, new: value))
+    }
+    let next = step + 1
+    guard next < ObservationRechecks.count else { return }
+    runAfter(ObservationRechecks.delay(before: next)) { [self] in recheck(id, step: next) }
   }
 
   /// What a hop takes from the state in its one lock section.
@@ -223,12 +285,14 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
     @usableFromInline let old: Value?
     @usableFromInline let armID: UInt64
     @usableFromInline let writer: ThreadIdentity?
+    @usableFromInline let recheckID: UInt64
 
     @inlinable
-    init(old: Value?, armID: UInt64, writer: ThreadIdentity?) {
+    init(old: Value?, armID: UInt64, writer: ThreadIdentity?, recheckID: UInt64) {
       self.old = old
       self.armID = armID
       self.writer = writer
+      self.recheckID = recheckID
     }
   }
 }

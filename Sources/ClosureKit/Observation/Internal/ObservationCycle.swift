@@ -31,6 +31,8 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
   /// Set (before the handler is released) when the observation ends: a lock-free check for the
   /// paths that run once per change.
   @usableFromInline let ended = Atomic<Bool>(false)
+  /// How the observation waits: the hop's grace period and the re-checks (``ObservationRechecks``).
+  @usableFromInline let runAfter: RunAfter
 
   @inlinable
   init(
@@ -38,7 +40,8 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
     options: ObservationOptions,
     delivery: Delivery,
     owner: (any AnyObject & Sendable)?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
+    handler: @escaping @Sendable (Change<Value>) -> Void,
+    runAfter: @escaping RunAfter
   ) {
     self.root = root
     self.options = options
@@ -46,10 +49,12 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
     self.owner = owner
     self.isOwnerBound = owner != nil
     self.slot = Locked(HandlerSlot(handler: handler))
+    self.runAfter = runAfter
   }
 
-  /// How long a hop waits when the write was made off the hop's queue: long enough for a writer
-  /// that was preempted inside the setter to finish the store, short enough to go unnoticed.
+  /// How long a hop waits when the write was made off the hop's queue: long enough for most writers
+  /// to finish the store, short enough to go unnoticed. A writer preempted inside the setter for
+  /// longer is caught by the re-checks that follow the hop (``ObservationRechecks``).
   @inlinable static var foreignHopDelay: DispatchTimeInterval { .milliseconds(1) }
 
   /// Installs a fresh tracking registration of `keyPath` whose first change fires `arm`, and
