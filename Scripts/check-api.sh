@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The public API of the modules built on Linux (ClosureKit, ClosureKitFoundation, ClosureKitTesting)
+# The public API of the modules built on Linux (ClosureKit, ClosureKitFoundation, ClosureKitTesting,
+# and the plain-Swift part of ClosureKitSwiftUI)
 # does not change unnoticed. swift-api-digester (it ships with the toolchain) dumps each module's
 # API from the debug build; Scripts/api/normalize.py turns the dump into one line per public
 # declaration; the result is compared with the baseline kept in api/<Module>.txt. Fails
@@ -23,7 +24,7 @@ case "${1:-}" in
   *) echo "usage: Scripts/check-api.sh [--update]" >&2; exit 2 ;;
 esac
 
-modules=(ClosureKit ClosureKitFoundation ClosureKitTesting)
+modules=(ClosureKit ClosureKitFoundation ClosureKitTesting ClosureKitSwiftUI)
 for module in "${modules[@]}"; do swift build --target "$module" >/dev/null; done
 bin=$(swift build --show-bin-path)
 version=$(swift --version 2>/dev/null | sed -n 's/.*Swift version \([0-9]*\.[0-9]*\).*/\1/p' | head -n 1)

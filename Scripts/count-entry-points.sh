@@ -2,8 +2,8 @@
 # Prints the number of documented registration entry points, counted as CONTRIBUTING.md's
 # "Registration entry points" section says: the non-deprecated `public` functions and
 # initialisers of the four library modules (ClosureKit, ClosureKitFoundation, ClosureKitUIKit,
-# ClosureKitTesting) that take an `@escaping` closure and return a `Subscription` or a
-# `ClosureTimer` (an initialiser of `ClosureTimer` returns one; `Subscription`'s own initialiser
+# ClosureKitTesting) that take an `@escaping` closure and return a `HandlerSubscription` or a
+# `ClosureTimer` (an initialiser of `ClosureTimer` returns one; `HandlerSubscription`'s own initialiser
 # is not a registration), one per declaration. The
 # `register(once:on:file:line:_:)` primitives, which take a `SourceHandler`, are not counted.
 #
@@ -78,7 +78,7 @@ for module in modules:
                         ret = owner
                     counted = ("@escaping" in text and not deprecated
                                and (ret.split(".")[-1] == "ClosureTimer"
-                                    or (ret.split(".")[-1] == "Subscription" and not kind.startswith("init")))
+                                    or (ret.split(".")[-1] == "HandlerSubscription" and not kind.startswith("init")))
                                and not kind.startswith("func register"))
                     if counted:
                         count += 1

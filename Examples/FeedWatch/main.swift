@@ -84,7 +84,7 @@ func watchFeed() async throws {
 
   // MARK: Step 6: asking a question
 
-  let alert = Alert(title: "\(model.items.value.count) items", message: "Mark them all as read?")
+  let alert = AlertDialog(title: "\(model.items.value.count) items", message: "Mark them all as read?")
   alert.addButton("Later", role: .cancel) { _ in print("kept unread") }
   alert.addButton("Mark as read") { _ in print("marked as read") }
   let answer = try await alert.present(on: TerminalPresenter())

@@ -67,8 +67,8 @@ let player = Player()
 final class ThemeSettings: @unchecked Sendable { @Observed var theme = "light" }
 let settings = ThemeSettings()
 
-// MARK: Sources/ClosureKit/Events/Subscription.swift
-let subscription = Subscription {}
+// MARK: Sources/ClosureKit/Events/HandlerSubscription.swift
+let subscription = HandlerSubscription {}
 
 // MARK: Sources/ClosureKitFoundation/Cache/ClosureCache.swift
 let cache = ClosureCache<NSString, Thumbnail>()

@@ -4,7 +4,7 @@ public import Foundation
 /// A `DialogPresenter` for the user interface every platform has: the terminal.
 ///
 /// ```swift
-/// let alert = Alert(title: "Save changes?")
+/// let alert = AlertDialog(title: "Save changes?")
 /// alert.addButton("Cancel", role: .cancel)
 /// alert.addButton("Save") { _ in print("saved") }
 /// let result = try await alert.present(on: TerminalPresenter())

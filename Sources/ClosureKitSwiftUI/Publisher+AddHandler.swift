@@ -25,7 +25,7 @@
     public func addHandler(
       on delivery: Delivery = .immediate,
       _ handler: @escaping @Sendable (Output) -> Void
-    ) -> ClosureKit.Subscription {
+    ) -> ClosureKit.HandlerSubscription {
       subscribeHandler(delivery: delivery) { value in
         handler(value)
         return true
@@ -55,7 +55,7 @@
       owner: Owner,
       on delivery: Delivery = .immediate,
       _ handler: @escaping @Sendable (Owner, Output) -> Void
-    ) -> ClosureKit.Subscription {
+    ) -> ClosureKit.HandlerSubscription {
       subscribeHandler(delivery: delivery) { [weak owner] value in
         guard let owner else { return false }
         handler(owner, value)
@@ -66,7 +66,7 @@
     private func subscribeHandler(
       delivery: Delivery,
       _ handler: @escaping @Sendable (Output) -> Bool
-    ) -> ClosureKit.Subscription {
+    ) -> ClosureKit.HandlerSubscription {
       let sink = HandlerSink<Output, CombineUpstream>(delivery: delivery, handler: handler)
       let token = sink.makeToken()
       subscribe(CombineHandlerSubscriber(sink: sink))

@@ -6,7 +6,7 @@ public import ClosureKit
 /// ```swift
 /// let presenter = SwiftUIDialogPresenter()
 /// // In a view: `.dialogs(presenter)`; then, from any code:
-/// let alert = Alert(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
+/// let alert = AlertDialog(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
 ///   print("chose", index)
 /// }
 /// Task { try await alert.present(on: presenter) }  // shown by the view that has `.dialogs(presenter)`

@@ -40,7 +40,7 @@
     ///   var body: some View {
     ///     Button("Delete") {
     ///       Task {
-    ///         let alert = Alert(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { _ in }
+    ///         let alert = AlertDialog(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { _ in }
     ///         _ = try await alert.present(on: presenter)
     ///       }
     ///     }
@@ -79,7 +79,7 @@
   @MainActor
   final class OnEventRegistration<Payload: Sendable> {
     var action: (@MainActor (Payload) -> Void)?
-    private var token: Subscription?
+    private var token: HandlerSubscription?
 
     func start<Source: HandlerSource>(on source: Source) where Source.Payload == Payload {
       token?.cancel()

@@ -2,10 +2,10 @@
   public import ClosureKit
   public import UIKit
 
-  /// Shows ClosureKit's `Alert` and `ActionSheet` with `UIAlertController`.
+  /// Shows ClosureKit's `AlertDialog` and `ActionSheetDialog` with `UIAlertController`.
   ///
   /// ```swift
-  /// let alert = Alert(title: "Rename", message: nil)
+  /// let alert = AlertDialog(title: "Rename", message: nil)
   /// alert.addTextField(placeholder: "Name")
   /// alert.addButton("Cancel", role: .cancel)
   /// alert.addButton("Rename") { result in renameItem(to: result.textFieldValues[0]) }

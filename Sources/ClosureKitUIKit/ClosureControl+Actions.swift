@@ -31,7 +31,7 @@
     public func addAction(
       for events: UIControl.Event,
       _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if events.isEmpty { fatalError("UIControl.addAction(for:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
@@ -74,7 +74,7 @@
       for events: UIControl.Event,
       owner: Owner,
       _ action: @escaping @MainActor @Sendable (_ owner: Owner, _ control: Self, _ event: UIEvent?) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if events.isEmpty { fatalError("UIControl.addAction(for:owner:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
@@ -93,7 +93,7 @@
       for events: UIControl.Event,
       on delivery: Delivery,
       _ action: @escaping @Sendable (_ control: Self, _ event: UIEvent?) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if events.isEmpty { fatalError("UIControl.addAction(for:on:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)
@@ -110,7 +110,7 @@
       for events: UIControl.Event,
       on delivery: MainActorDelivery,
       _ action: @escaping @MainActor @Sendable (_ control: Self, _ event: UIEvent?) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if events.isEmpty { fatalError("UIControl.addAction(for:on:): the argument `events` must not be empty") }
       let store = ControlActionStore.of(self)
       store.registerTargets(on: self, for: events)

@@ -96,7 +96,7 @@
       file: StaticString,
       line: UInt,
       _ handler: consuming SourceHandler<Owner, ControlEvent<Control>>
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       let delivery = delivery
       let handler = handler
       let control = control

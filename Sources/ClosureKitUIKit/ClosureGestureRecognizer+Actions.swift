@@ -17,7 +17,8 @@
     ///
     /// > Important: Runs synchronously on the main actor, in registration order.
     @discardableResult
-    public func addAction(_ action: @escaping @MainActor @Sendable (_ recognizer: Self) -> Void) -> Subscription {
+    public func addAction(_ action: @escaping @MainActor @Sendable (_ recognizer: Self) -> Void) -> HandlerSubscription
+    {
       GestureActionStore.of(self).actions.addHandler { fire in
         MainActor.assumeIsolated {
           guard let recognizer = fire.recognizer as? Self else { return }
@@ -42,7 +43,7 @@
     public func addAction<Owner: AnyObject & Sendable>(
       owner: Owner,
       _ action: @escaping @MainActor @Sendable (_ owner: Owner, _ recognizer: Self) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       GestureActionStore.of(self).actions.addHandler(owner: owner) { owner, fire in
         MainActor.assumeIsolated {
           guard let recognizer = fire.recognizer as? Self else { return }

@@ -35,7 +35,7 @@
       options: ObservationOptions = [.new],
       on delivery: Delivery = .immediate,
       _ handler: @escaping @Sendable (Change<Value>) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       let changes = ClosureKit.Event<Change<Value>>()
       let delivered = changes.addHandler(on: delivery, handler)
       let observation = KeyValueObservationBox(
@@ -44,7 +44,7 @@
         }
       )
       Association.set(observation, on: self, key: observation.associationKey)
-      return Subscription {
+      return HandlerSubscription {
         delivered.cancel()
         observation.invalidate()
       }
@@ -58,7 +58,7 @@
       options: ObservationOptions = [.new],
       on delivery: MainActorDelivery,
       _ handler: @escaping @MainActor @Sendable (Change<Value>) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       observe(keyPath, options: options, on: .mainActor) { change in
         MainActor.assumeIsolated { handler(change) }
       }

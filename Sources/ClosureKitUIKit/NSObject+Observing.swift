@@ -75,7 +75,7 @@
       file: StaticString,
       line: UInt,
       _ handler: consuming SourceHandler<Owner, Change<Value>>
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       // The changes go through an Event, which gives the delivery, the owner and `once`.
       let changes = ClosureKit.Event<Change<Value>>()
       let delivered = changes.register(once: once, on: delivery, file: file, line: line, handler)
@@ -91,7 +91,7 @@
       observation.token = observed
       // An `.initial` change is sent inside `observe`, before the observation is stored above.
       if changes.handlerCount == 0 { observed.cancel() }
-      return Subscription {
+      return HandlerSubscription {
         delivered.cancel()
         observed.cancel()
       }
@@ -101,12 +101,12 @@
   /// A token held weakly, for the closure of the observation it ends; any thread.
   final class WeakTokenSlot: Sendable {
     private struct Reference {
-      weak var token: Subscription?
+      weak var token: HandlerSubscription?
     }
 
     private let slot = Mutex(Reference())
 
-    var token: Subscription? {
+    var token: HandlerSubscription? {
       get { slot.withLock { $0.token } }
       set { slot.withLock { $0.token = newValue } }
     }

@@ -34,7 +34,7 @@
     public func addGesture<Recognizer: UIGestureRecognizer>(
       _ recognizer: Recognizer,
       _ action: @escaping @MainActor @Sendable (_ recognizer: Recognizer) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       let discrete = recognizer is UITapGestureRecognizer || recognizer is UISwipeGestureRecognizer
       let token =
         discrete
@@ -50,7 +50,7 @@
       taps: Int = 1,
       touches: Int = 1,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UITapGestureRecognizer) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if taps < 1 { fatalError("UIView.addTapGesture(taps:): the argument `taps` must be at least 1") }
       if touches < 1 { fatalError("UIView.addTapGesture(touches:): the argument `touches` must be at least 1") }
       let recognizer = UITapGestureRecognizer()
@@ -65,7 +65,7 @@
     public func addLongPressGesture(
       minimumDuration: TimeInterval = 0.5,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UILongPressGestureRecognizer) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if !minimumDuration.isFinite || minimumDuration < 0 {
         fatalError(
           "UIView.addLongPressGesture(minimumDuration:): the argument `minimumDuration` must be a finite number of seconds, zero or more, got \(minimumDuration)"
@@ -81,7 +81,7 @@
     @discardableResult
     public func addPanGesture(
       _ action: @escaping @MainActor @Sendable (_ recognizer: UIPanGestureRecognizer) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       addGesture(UIPanGestureRecognizer(), action)
     }
 
@@ -91,7 +91,7 @@
     public func addSwipeGesture(
       direction: UISwipeGestureRecognizer.Direction = .right,
       _ action: @escaping @MainActor @Sendable (_ recognizer: UISwipeGestureRecognizer) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       if direction.isEmpty {
         fatalError("UIView.addSwipeGesture(direction:): the argument `direction` must not be empty")
       }
@@ -102,10 +102,10 @@
 
     /// Adds `recognizer` to the view; the returned token cancels `action` at once and removes the
     /// recognizer from the view on the main actor.
-    private func attach(_ recognizer: UIGestureRecognizer, _ action: Subscription) -> Subscription {
+    private func attach(_ recognizer: UIGestureRecognizer, _ action: HandlerSubscription) -> HandlerSubscription {
       isUserInteractionEnabled = true
       addGestureRecognizer(recognizer)
-      return Subscription { [weak self, weak recognizer] in
+      return HandlerSubscription { [weak self, weak recognizer] in
         action.cancel()
         Task { @MainActor in
           guard let self, let recognizer else { return }

@@ -11,7 +11,7 @@ final class DraftDocument: Sendable {
 extension Chapter {
   static let dialogs = Chapter(
     name: "dialogs",
-    summary: "Alert and ActionSheet with a closure per button, on the terminal or from a pipe"
+    summary: "AlertDialog and ActionSheetDialog with a closure per button, on the terminal or from a pipe"
   ) {
     let presenter = TerminalPresenter()
     if Console.standardInputIsTerminal {
@@ -23,7 +23,7 @@ extension Chapter {
     print("1. An alert built button by button, one closure per button:")
     var document: DraftDocument? = DraftDocument(name: "notes.txt")
     if let document {
-      let alert = Alert(title: "Save changes to \(document.name)?", message: "Your edits are not saved yet.")
+      let alert = AlertDialog(title: "Save changes to \(document.name)?", message: "Your edits are not saved yet.")
       alert.addButton("Cancel", role: .cancel) { _ in print("  the closure of \u{201C}Cancel\u{201D} ran") }
       alert.addButton("Save") { _ in print("  the closure of \u{201C}Save\u{201D} ran: saving \(document.name)") }
       alert.addButton("Don't Save", role: .destructive) { _ in
@@ -35,7 +35,7 @@ extension Chapter {
     document = nil
 
     print("\n2. The classic form: one handler receives the index (cancel 0, the others from 1):")
-    let classic = Alert(
+    let classic = AlertDialog(
       title: "Rate this tour",
       cancelButtonTitle: "Not now",
       otherButtonTitles: "Good",
@@ -44,7 +44,7 @@ extension Chapter {
     _ = try await classic.present(on: presenter)
 
     print("\n3. Text fields and a validation closure: Sign in is enabled only with a name:")
-    let login = Alert(title: "Sign in")
+    let login = AlertDialog(title: "Sign in")
     let name = login.addTextField(placeholder: "Name")
     let password = login.addTextField(placeholder: "Password", isSecure: true)
     login.enableButtons { values in !values[name].isEmpty }
@@ -56,7 +56,7 @@ extension Chapter {
     _ = try await login.present(on: presenter)
 
     print("\n4. An action sheet in UIActionSheet order (destructive 0, others, cancel last):")
-    let sheet = ActionSheet(
+    let sheet = ActionSheetDialog(
       title: "Photo",
       cancelButtonTitle: "Cancel",
       destructiveButtonTitle: "Delete",

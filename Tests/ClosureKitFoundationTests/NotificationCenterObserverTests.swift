@@ -167,7 +167,7 @@ private func post(
   @Test func handlerMayCancelItsOwnSubscription() {
     let (center, name) = makeCenter()
     let received = Recorder<Int>()
-    let slot = Locked<Subscription?>(nil)
+    let slot = Locked<HandlerSubscription?>(nil)
     let subscription = center.observing(name).addHandler { _ in
       received.append(1)
       slot.withLock { $0 }?.cancel()

@@ -14,7 +14,7 @@ enum NotificationForm: String, CaseIterable, Sendable {
   @discardableResult
   func register(
     _ source: NotificationSource, on queue: OperationQueue, _ handler: @escaping @Sendable (Bool) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     switch self {
     case .addHandler:
       source.addHandler(on: .operationQueue(queue)) { _ in handler(Self.runs(on: queue)) }

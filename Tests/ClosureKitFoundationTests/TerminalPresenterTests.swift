@@ -54,7 +54,9 @@ extension TerminalPresenterTests {
 
     @Test func pipeEndOfInputWithoutCancelButtonIsDismissed() async throws {
       let indices = Log()
-      let sheet = ActionSheet(title: "T", cancelButtonTitle: nil, destructiveButtonTitle: nil, otherButtonTitles: "A") {
+      let sheet = ActionSheetDialog(
+        title: "T", cancelButtonTitle: nil, destructiveButtonTitle: nil, otherButtonTitles: "A"
+      ) {
         index in indices.append("\(index)")
       }
       let (result, _) = try await presentFromPipe({ try await sheet.present(on: $0) }, input: "")
@@ -98,7 +100,7 @@ extension TerminalPresenterTests {
     }
 
     @Test func pipeChoosingADisabledButtonAsksForTheTextAgain() async throws {
-      let login = Alert(title: "Sign in")
+      let login = AlertDialog(title: "Sign in")
       login.addTextField(placeholder: "Name")
       login.addButton("Cancel", role: .cancel)
       login.addButton("Sign in")
@@ -177,7 +179,7 @@ extension TerminalPresenterTests {
     }
 
     @Test func closuresAreReleasedAfterATerminalAnswer() async throws {
-      let alert = Alert(title: "T")
+      let alert = AlertDialog(title: "T")
       weak let captured: Tracked? = addClosuresCapturingAnObject(to: alert)
       #expect(captured != nil)
       _ = try await presentFromPipe({ try await alert.present(on: $0) }, input: "1\n")
@@ -188,7 +190,7 @@ extension TerminalPresenterTests {
 
 /// Gives `alert` a button closure and a validation closure that both capture a new object, and
 /// returns that object (for a weak reference: only the closures keep it alive).
-private func addClosuresCapturingAnObject(to alert: Alert) -> Tracked {
+private func addClosuresCapturingAnObject(to alert: AlertDialog) -> Tracked {
   let tracked = Tracked()
   alert.addButton("OK") { _ in _ = tracked }
   alert.enableButtons { _ in
@@ -316,7 +318,7 @@ extension TerminalPresenterTests {
 
     @Test func menuLinesAreCutToTheTerminalWidthSoRedrawingNeverWraps() async throws {
       let terminal = PseudoTerminal(columns: 20)
-      let sheet = ActionSheet(title: "T")
+      let sheet = ActionSheetDialog(title: "T")
       sheet.addButton("A button with a very long title")
       sheet.addButton("Short")
       let presenter = terminal.presenter(environment: ["TERM": "xterm", "NO_COLOR": "1"])
@@ -387,7 +389,7 @@ extension TerminalPresenterTests {
 let interruptsSeen = Atomic(0)
 
 /// Records a dialog's lifecycle in order.
-func recordLifecycle(of alert: Alert, into log: Log) {
+func recordLifecycle(of alert: AlertDialog, into log: Log) {
   alert.onWillPresent { log.append("willPresent") }
   alert.onDidPresent { log.append("didPresent") }
   alert.onWillDismiss { index in log.append("willDismiss \(index)") }
@@ -440,7 +442,7 @@ extension TerminalPresenterTests {
 
     @MainActor @Test func aDialogPresentedFromTheMainActorRunsEveryClosureThereOnTheTerminal() async throws {
       let log = Log()
-      let alert = Alert(title: "T")
+      let alert = AlertDialog(title: "T")
       alert.addButton("Cancel", role: .cancel) { _ in MainActor.assumeIsolated { log.append("Cancel") } }
       alert.addButton("OK") { _ in MainActor.assumeIsolated { log.append("OK") } }
       alert.setHandler { result in MainActor.assumeIsolated { log.append("handler \(result.index ?? -1)") } }

@@ -65,8 +65,8 @@ func presentFromPipe(
 
 /// "Sign in": a Name field, a secure Password field, a Cancel button and a "Sign in" button whose
 /// action is `signIn`.
-func makeSignInAlert(signIn: (@Sendable (DialogResult) -> Void)? = nil) -> Alert {
-  let login = Alert(title: "Sign in")
+func makeSignInAlert(signIn: (@Sendable (DialogResult) -> Void)? = nil) -> AlertDialog {
+  let login = AlertDialog(title: "Sign in")
   login.addTextField(placeholder: "Name")
   login.addTextField(placeholder: "Password", isSecure: true)
   login.addButton("Cancel", role: .cancel)
@@ -176,8 +176,8 @@ func essentials(_ settings: termios) -> [UInt] {
 }
 
 /// An alert with Cancel (0), OK (1) and Delete (2, destructive), recording which closure ran.
-func makeAlert(_ ran: Log) -> Alert {
-  let alert = Alert(title: "Save changes?", message: "Your edits are not saved.")
+func makeAlert(_ ran: Log) -> AlertDialog {
+  let alert = AlertDialog(title: "Save changes?", message: "Your edits are not saved.")
   alert.addButton("Cancel", role: .cancel) { _ in ran.append("Cancel") }
   alert.addButton("OK") { _ in ran.append("OK") }
   alert.addButton("Delete", role: .destructive) { _ in ran.append("Delete") }

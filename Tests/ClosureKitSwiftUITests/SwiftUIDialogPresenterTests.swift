@@ -87,7 +87,7 @@ import Testing
   @Test func anAlertRunsItsButtonActionThroughThePresenter() async throws {
     let presenter = SwiftUIDialogPresenter()
     let chosen = Recorder<Int>()
-    let alert = Alert(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
+    let alert = AlertDialog(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
       chosen.append(index)
     }
     let result = Task { try await alert.present(on: presenter) }

@@ -52,14 +52,14 @@ import Testing
     #expect(violations == 0)
   }
 
-  /// Two threads cancel one `Subscription(onCancel:)`: neither returns before the closure has run.
+  /// Two threads cancel one `HandlerSubscription(onCancel:)`: neither returns before the closure has run.
   @Test func everyCancelOfAClosureSubscriptionReturnsAfterItsClosureRan() async {
     let violations = await race(rounds: stressRounds(5_000)) { round in
       let ran = Atomic<Bool>(false)
       let parts = (0..<8).map { _ in
         round.event.addHandler(round.witnesses.capturing(Reentrant(bag: nil)) { round.handlerRan() })
       }
-      let token = Subscription {
+      let token = HandlerSubscription {
         for part in parts { part.cancel() }
         ran.store(true, ordering: .releasing)
       }
@@ -145,7 +145,7 @@ private struct WeakReentrant: @unchecked Sendable {
 /// A capture whose deinit cancels again, on the thread releasing it: its bag and its own token.
 private final class Reentrant: Sendable {
   let bag: SubscriptionBag?
-  let token = Locked<Subscription?>(nil)
+  let token = Locked<HandlerSubscription?>(nil)
 
   init(bag: SubscriptionBag?) { self.bag = bag }
 

@@ -4,11 +4,11 @@ import ClosureKitTesting
 import Dispatch
 import Testing
 
-/// `isPresented` on `Alert` and `ActionSheet` (issue 30, item 6): true from will-present until
+/// `isPresented` on `AlertDialog` and `ActionSheetDialog` (issue 30, item 6): true from will-present until
 /// did-dismiss, with every presenter.
 @Suite struct DialogIsPresentedTests {
   /// Records `isPresented` at every moment of an alert's life.
-  private func recordIsPresented(of alert: Alert, into log: Recorder<String>) {
+  private func recordIsPresented(of alert: AlertDialog, into log: Recorder<String>) {
     alert.onWillPresent { log.append("willPresent \(alert.isPresented)") }
     alert.onDidPresent { log.append("didPresent \(alert.isPresented)") }
     alert.onWillDismiss { _ in log.append("willDismiss \(alert.isPresented)") }
@@ -17,7 +17,7 @@ import Testing
 
   @Test func anAlertIsPresentedFromWillPresentUntilDidDismiss() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in log.append("action \(alert.isPresented)") }
     alert.setHandler { _ in log.append("handler \(alert.isPresented)") }
     recordIsPresented(of: alert, into: log)
@@ -33,7 +33,7 @@ import Testing
 
   @Test func anActionSheetIsPresentedFromWillPresentUntilDidDismiss() async throws {
     let log = Recorder<String>()
-    let sheet = ActionSheet(title: "T")
+    let sheet = ActionSheetDialog(title: "T")
     sheet.addButton("Camera") { _ in log.append("action \(sheet.isPresented)") }
     sheet.onWillPresent { log.append("willPresent \(sheet.isPresented)") }
     sheet.onDidDismiss { _ in log.append("didDismiss \(sheet.isPresented)") }
@@ -45,7 +45,7 @@ import Testing
 
   @Test func aDismissedAlertIsNotPresentedAfterPresentReturns() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("Cancel", role: .cancel)
     recordIsPresented(of: alert, into: log)
     let result = try await alert.present(on: ScriptedPresenter([.dismiss]))
@@ -55,7 +55,7 @@ import Testing
   }
 
   @Test func anAlertShownByAPresenterIsPresentedToOtherThreadsUntilItIsAnsweredByCancellation() async throws {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("Cancel", role: .cancel)
     let (shown, shownContinuation) = AsyncStream.makeStream(of: Void.self)
     alert.onDidPresent { shownContinuation.yield() }
@@ -71,7 +71,7 @@ import Testing
   }
 
   @Test func aSecondPresentationThatThrowsDoesNotChangeIsPresented() async throws {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     _ = try await alert.present(on: ScriptedPresenter([.choose(0)]))
     await #expect(throws: DialogError.alreadyPresented) {
@@ -81,7 +81,7 @@ import Testing
   }
 
   @Test func isPresentedMayBeReadFromManyThreadsWhileTheAlertIsPresented() async throws {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     let readsWhilePresented = Counter()
     alert.onDidPresent {

@@ -20,7 +20,7 @@ struct FixedPresenter: DialogPresenter {
   // MARK: Indices
 
   @Test func addButtonReturnsIndicesInTheOrderButtonsAreAdded() {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     #expect(alert.addButton("A") == 0)
     #expect(alert.addButton("B", role: .cancel) == 1)
     #expect(alert.addButton("C", role: .destructive) == 2)
@@ -31,7 +31,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func classicAlertNumbersCancelZeroAndTheOthersFromOne() async throws {
     let received = Recorder<Int>()
-    let alert = Alert(title: "T", message: "M", cancelButtonTitle: "Cancel", otherButtonTitles: "One", "Two") {
+    let alert = AlertDialog(title: "T", message: "M", cancelButtonTitle: "Cancel", otherButtonTitles: "One", "Two") {
       received.append($0)
     }
     #expect(
@@ -48,7 +48,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func classicAlertWithoutCancelNumbersTheOthersFromZero() async throws {
     let received = Recorder<Int>()
-    let alert = Alert(title: "T", cancelButtonTitle: nil, otherButtonTitles: "One", "Two") { received.append($0) }
+    let alert = AlertDialog(title: "T", cancelButtonTitle: nil, otherButtonTitles: "One", "Two") { received.append($0) }
     #expect(alert.cancelButtonIndex == nil)
     _ = try await alert.present(on: ScriptedPresenter([.choose(0)]))
     #expect(received.values == [0])
@@ -56,7 +56,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func classicActionSheetNumbersDestructiveFirstThenOthersThenCancelLast() async throws {
     let received = Recorder<Int>()
-    let sheet = ActionSheet(
+    let sheet = ActionSheetDialog(
       title: "T",
       cancelButtonTitle: "Cancel",
       destructiveButtonTitle: "Delete",
@@ -76,7 +76,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func chosenActionRunsOnceThenTheWholeDialogHandlerBeforePresentReturns() async throws {
     let calls = Recorder<String>()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
+    let alert = AlertDialog(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
       calls.append("handler \($0)")
     }
     alert.addButton("More") { result in calls.append("More \(result.index ?? -9)") }
@@ -87,7 +87,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func actionsOfButtonsNotChosenNeverRun() async throws {
     let calls = Recorder<String>()
-    let sheet = ActionSheet(title: "T")
+    let sheet = ActionSheetDialog(title: "T")
     for title in ["A", "B", "C"] { sheet.addButton(title) { _ in calls.append(title) } }
     _ = try await sheet.present(on: ScriptedPresenter([.choose(1)]))
     #expect(calls.values == ["B"])
@@ -95,7 +95,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func presentingTwiceThrowsAlreadyPresentedAndRunsNothingAgain() async throws {
     let calls = Counter()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in calls.increment() }
+    let alert = AlertDialog(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in calls.increment() }
     _ = try await alert.present(on: ScriptedPresenter([.choose(1)]))
     await #expect(throws: DialogError.alreadyPresented) {
       try await alert.present(on: ScriptedPresenter([.choose(1)]))
@@ -105,7 +105,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func concurrentPresentationsOfOneDialogAnswerOnce() async {
     let calls = Counter()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in calls.increment() }
+    let alert = AlertDialog(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in calls.increment() }
     let presenter = ScriptedPresenter(Array(repeating: .choose(1), count: 8))
     let outcomes = await withTaskGroup(of: Bool.self) { group in
       for _ in 0..<8 {
@@ -120,7 +120,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func closuresRunOutsideTheLockSoTheyMayUseTheDialogAgain() async throws {
     let seen = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in seen.append("action sees \(alert.buttons.count) buttons") }
     alert.addButton("Cancel", role: .cancel)
     let result = try await alert.present(on: ScriptedPresenter([.choose(0)]))
@@ -133,10 +133,10 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func dismissalChoosesTheCancelButton() async throws {
     let calls = Recorder<String>()
-    let alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
+    let alert = AlertDialog(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") {
       calls.append("handler \($0)")
     }
-    let sheet = ActionSheet(title: "T")
+    let sheet = ActionSheetDialog(title: "T")
     sheet.addButton("Share") { _ in calls.append("Share") }
     sheet.addButton("Close", role: .cancel) { result in calls.append("Close dismissed=\(result.isDismissed)") }
     let alertResult = try await alert.present(on: ScriptedPresenter([.dismiss]))
@@ -148,7 +148,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func dismissalWithoutACancelButtonReportsDismissed() async throws {
     let calls = Recorder<Int>()
-    let alert = Alert(title: "T", cancelButtonTitle: nil, otherButtonTitles: "A", "B") { calls.append($0) }
+    let alert = AlertDialog(title: "T", cancelButtonTitle: nil, otherButtonTitles: "A", "B") { calls.append($0) }
     let result = try await alert.present(on: ScriptedPresenter([.dismiss]))
     #expect(result.index == nil)
     #expect(result.title == nil)
@@ -161,7 +161,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test func textFieldValuesReachTheActionTheHandlerAndTheResult() async throws {
     let seen = Recorder<[String]>()
-    let login = Alert(title: "Sign in")
+    let login = AlertDialog(title: "Sign in")
     #expect(login.addTextField(placeholder: "Name") == 0)
     #expect(login.addTextField(placeholder: "Password", isSecure: true) == 1)
     login.addButton("OK") { result in seen.append(result.textFieldValues) }
@@ -176,7 +176,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func validationDisablesEveryButtonButCancelUntilTheTextIsValid() async throws {
-    let login = Alert(title: "Sign in")
+    let login = AlertDialog(title: "Sign in")
     login.addTextField(placeholder: "Name")
     login.addButton("Cancel", role: .cancel)
     login.addButton("Sign in")
@@ -207,7 +207,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func dismissedWhileTextIsInvalidStillChoosesCancelWithTheText() async throws {
-    let login = Alert(title: "T")
+    let login = AlertDialog(title: "T")
     login.addTextField()
     login.addButton("Cancel", role: .cancel)
     login.addButton("OK")
@@ -217,7 +217,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func missingTextFieldValuesAreReportedAsEmptyStrings() async throws {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addTextField()
     alert.addTextField()
     alert.addButton("OK")
@@ -232,7 +232,7 @@ struct FixedPresenter: DialogPresenter {
     weak var other: Tracked?
     weak var handler: Tracked?
     weak var rule: Tracked?
-    let alert: Alert
+    let alert: AlertDialog
     do {
       let chosenCapture = Tracked("chosen")
       let otherCapture = Tracked("other")
@@ -242,7 +242,7 @@ struct FixedPresenter: DialogPresenter {
       other = otherCapture
       handler = handlerCapture
       rule = ruleCapture
-      alert = Alert(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in _ = handlerCapture }
+      alert = AlertDialog(title: "T", cancelButtonTitle: "Cancel", otherButtonTitles: "OK") { _ in _ = handlerCapture }
       alert.addTextField()
       alert.addButton("Chosen") { _ in _ = chosenCapture }
       alert.addButton("Other") { _ in _ = otherCapture }
@@ -260,7 +260,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func actionsNotChosenAreReleasedOutsideTheLockSoTheirCapturesMayUseTheDialog() async {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     do {
       let capture = CallsOnDeinit { _ = alert.buttons }
       alert.addButton("Chosen") { _ in }
@@ -275,7 +275,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func aReplacedRuleIsReleasedOutsideTheLockSoItsCapturesMayUseTheDialog() async {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addTextField()
     let replaced = Expectation()
     onOwnThread {  // not a pool thread: a deadlock here would hold it for good
@@ -294,13 +294,13 @@ struct FixedPresenter: DialogPresenter {
   @Test func everyClosureIsReleasedAfterADismissal() async throws {
     weak var cancel: Tracked?
     weak var handler: Tracked?
-    let sheet: ActionSheet
+    let sheet: ActionSheetDialog
     do {
       let cancelCapture = Tracked()
       let handlerCapture = Tracked()
       cancel = cancelCapture
       handler = handlerCapture
-      sheet = ActionSheet(title: "T", cancelButtonTitle: nil, destructiveButtonTitle: "Delete") { _ in
+      sheet = ActionSheetDialog(title: "T", cancelButtonTitle: nil, destructiveButtonTitle: "Delete") { _ in
         _ = handlerCapture
       }
       sheet.addButton("Cancel", role: .cancel) { _ in _ = cancelCapture }
@@ -312,7 +312,7 @@ struct FixedPresenter: DialogPresenter {
   }
 
   @Test func scriptedPresenterRecordsWhatItShowedWithoutClosures() async throws {
-    let sheet = ActionSheet(title: "Photo", message: "Choose")
+    let sheet = ActionSheetDialog(title: "Photo", message: "Choose")
     sheet.addButton("Share")
     sheet.addButton("Cancel", role: .cancel)
     let presenter = ScriptedPresenter([.chooseTitled("Nope"), .choose(7), .chooseTitled("Share"), .dismiss])
@@ -334,7 +334,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test(.exitTest) func aSecondCancelButtonStopsWithAMessageNamingRole() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let alert = Alert(title: "T")
+      let alert = AlertDialog(title: "T")
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Close", role: .cancel)
     }
@@ -344,7 +344,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test(.exitTest) func addingAButtonAfterPresentingStopsWithAMessage() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      let alert = Alert(title: "T")
+      let alert = AlertDialog(title: "T")
       alert.addButton("OK")
       _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
       alert.addButton("Late")
@@ -355,7 +355,7 @@ struct FixedPresenter: DialogPresenter {
 
   @Test(.exitTest) func presentingADialogWithoutButtonsStopsWithAMessage() async {
     let exit = await #expect(processExitsWith: .failure, observing: [\.standardErrorContent]) {
-      _ = try? await Alert(title: "T").present(on: ScriptedPresenter([.choose(0)]))
+      _ = try? await AlertDialog(title: "T").present(on: ScriptedPresenter([.choose(0)]))
     }
     let message = String(decoding: exit?.standardErrorContent ?? [], as: UTF8.self)
     #expect(message.contains("present(on:): the dialog has no buttons"))
@@ -382,8 +382,8 @@ let mainQueueKey = DispatchSpecificKey<Bool>()
 }
 
 /// A dialog built off every actor, with unannotated closures that record where they ran.
-func makeNonisolatedAlert(_ onMain: Recorder<Bool>) -> Alert {
-  let alert = Alert(title: "T")
+func makeNonisolatedAlert(_ onMain: Recorder<Bool>) -> AlertDialog {
+  let alert = AlertDialog(title: "T")
   alert.addButton("OK") { _ in onMain.append(isOnMainQueue()) }
   alert.setHandler { _ in onMain.append(isOnMainQueue()) }
   alert.onWillPresent { onMain.append(isOnMainQueue()) }
@@ -395,7 +395,7 @@ func makeNonisolatedAlert(_ onMain: Recorder<Bool>) -> Alert {
 actor DialogWorker {
   var answers: [Int] = []
   func ask() async throws -> [Int] {
-    let sheet = ActionSheet(
+    let sheet = ActionSheetDialog(
       title: "T", cancelButtonTitle: "Cancel", destructiveButtonTitle: nil, otherButtonTitles: "A"
     ) { index in
       self.assertIsolated()
@@ -408,7 +408,7 @@ actor DialogWorker {
 }
 
 /// Records the lifecycle of a dialog in order.
-func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
+func recordLifecycle(of alert: AlertDialog, into log: Recorder<String>) {
   alert.onWillPresent { log.append("willPresent") }
   alert.onDidPresent { log.append("didPresent") }
   alert.onWillDismiss { index in log.append("willDismiss \(index)") }
@@ -419,7 +419,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 @MainActor @Suite struct DialogMainActorTests {
   @Test func aDialogPresentedFromTheMainActorRunsEveryClosureOnTheMainActor() async throws {
     let screen = DialogScreen()
-    let alert = Alert(title: "Delete?")
+    let alert = AlertDialog(title: "Delete?")
     alert.addButton("Cancel", role: .cancel)
     alert.addButton("Delete", role: .destructive) { [weak screen] _ in
       MainActor.assumeIsolated { screen?.note("action") }
@@ -437,7 +437,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
     let screen = DialogScreen()
     // Each closure calls a main-actor method directly: this compiles only if the closure is
     // isolated to the main actor, and `note` asserts that it runs there.
-    let sheet = ActionSheet(title: "Photo", cancelButtonTitle: "Cancel", destructiveButtonTitle: "Delete") {
+    let sheet = ActionSheetDialog(title: "Photo", cancelButtonTitle: "Cancel", destructiveButtonTitle: "Delete") {
       index in screen.note("classic \(index)")
     }
     sheet.addButton("Share") { _ in screen.note("share") }
@@ -452,7 +452,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func explicitlyMainActorClosuresAreAcceptedAsWritten() async throws {
     let screen = DialogScreen()
-    let alert = Alert(title: "Offline")
+    let alert = AlertDialog(title: "Offline")
     let action: @MainActor @Sendable (DialogResult) -> Void = { _ in screen.note("stored") }
     alert.addButton("OK", action: action)
     alert.setHandler { @MainActor result in screen.note("handler \(result.index ?? -1)") }
@@ -462,7 +462,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func mainActorClosuresRunOnTheMainActorAlsoWhenTheDialogIsPresentedFromElsewhere() async throws {
     let screen = DialogScreen()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in screen.note("action") }
     alert.onDidDismiss { _ in screen.note("didDismiss") }
     _ = try await Task.detached { try await alert.present(on: ScriptedPresenter([.choose(0)])) }.value
@@ -480,7 +480,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 @Suite struct DialogIsolationTests {
   @Test func unannotatedClosuresPresentedOffTheMainActorStayOffIt() async throws {
     let onMain = Recorder<Bool>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in onMain.append(isOnMainQueue()) }
     alert.onDidPresent { onMain.append(isOnMainQueue()) }
     alert.onWillDismiss { _ in onMain.append(isOnMainQueue()) }
@@ -493,10 +493,10 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
   }
 
   @Test func presentResultMayBeDiscarded() async throws {
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     try await alert.present(on: ScriptedPresenter([.choose(0)]))  // no `_ =`: @discardableResult
-    let sheet = ActionSheet(title: "T")
+    let sheet = ActionSheetDialog(title: "T")
     sheet.addButton("OK")
     try await sheet.present(on: ScriptedPresenter([.choose(0)]))
   }
@@ -505,7 +505,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 @Suite struct DialogLifecycleTests {
   @Test func lifecycleClosuresRunOnceEachInOrderAroundTheChosenButton() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
     alert.addButton("OK") { _ in log.append("ok action") }
     recordLifecycle(of: alert, into: log)
@@ -515,7 +515,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func aDismissalRunsTheLifecycleWithTheCancelIndex() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
     recordLifecycle(of: alert, into: log)
@@ -526,7 +526,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func aDismissalWithoutCancelButtonReportsMinusOne() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in log.append("ok action") }
     recordLifecycle(of: alert, into: log)
     try await alert.present(on: ScriptedPresenter([]))
@@ -535,7 +535,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func didPresentRunsWhileTheDialogIsShownAndCancellingTheTaskDismissesItOnce() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in log.append("ok action") }
     alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
     recordLifecycle(of: alert, into: log)
@@ -558,7 +558,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func aTaskCancelledBeforePresentingIsDismissedWithTheWholeLifecycle() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in log.append("ok action") }
     recordLifecycle(of: alert, into: log)
     let presenter = ScriptedPresenter([.choose(0)])
@@ -574,7 +574,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func didPresentRunsBeforeTheDismissalClosuresWhenThePresenterNeverReportsIt() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     recordLifecycle(of: alert, into: log)
     try await alert.present(on: FixedPresenter(answer: .button(0, textFieldValues: [])))
@@ -590,7 +590,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
       }
     }
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     recordLifecycle(of: alert, into: log)
     try await alert.present(on: Stuttering())
@@ -599,7 +599,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func lifecycleClosuresAndTheirCapturesAreReleasedAfterTheAnswer() async throws {
     weak var captured: Tracked?
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     do {
       let tracked = Tracked()
       captured = tracked
@@ -617,7 +617,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test func aSecondPresentationRunsNoLifecycleClosure() async throws {
     let log = Recorder<String>()
-    let alert = Alert(title: "T")
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK")
     recordLifecycle(of: alert, into: log)
     try await alert.present(on: ScriptedPresenter([.choose(0)]))
@@ -627,7 +627,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 
   @Test(.exitTest) func settingALifecycleClosureAfterPresentingStopsTheProgram() async {
     await #expect(processExitsWith: .failure) {
-      let alert = Alert(title: "T")
+      let alert = AlertDialog(title: "T")
       alert.addButton("OK")
       _ = try? await alert.present(on: ScriptedPresenter([.choose(0)]))
       alert.onDidDismiss { _ in }
@@ -636,7 +636,7 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
 }
 
 @Suite struct DialogEnablingRuleTests {
-  func request(for alert: Alert) async throws -> DialogRequest {
+  func request(for alert: AlertDialog) async throws -> DialogRequest {
     let captured = Slot<DialogRequest>()
     struct Capturing: DialogPresenter {
       let slot: Slot<DialogRequest>
@@ -649,8 +649,8 @@ func recordLifecycle(of alert: Alert, into log: Recorder<String>) {
     return try #require(captured.value)
   }
 
-  func makeAlert() -> Alert {
-    let alert = Alert(title: "T")
+  func makeAlert() -> AlertDialog {
+    let alert = AlertDialog(title: "T")
     alert.addTextField(placeholder: "Address")
     alert.addButton("Erase", role: .destructive)
     alert.addButton("Cancel", role: .cancel)

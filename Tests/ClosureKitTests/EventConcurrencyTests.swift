@@ -16,7 +16,7 @@ import Testing
     let operations = 2_000
     DispatchQueue.concurrentPerform(iterations: threads) { thread in
       var generator = SeededGenerator(seed: UInt64(thread + 1))
-      var mine: [Subscription] = []
+      var mine: [HandlerSubscription] = []
       for _ in 0..<operations {
         switch generator.next() % 4 {
         case 0:

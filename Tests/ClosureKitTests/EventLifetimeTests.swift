@@ -175,7 +175,7 @@ import Testing
   @Test func eventDeinitReleasesEveryHandlerEvenWithTokensKept() {
     let witness = CaptureWitness()
     weak var weakEvent: Event<Int>?
-    let subscription: Subscription
+    let subscription: HandlerSubscription
     do {
       let event = Event<Int>()
       weakEvent = event
@@ -200,7 +200,7 @@ import Testing
 
   @Test func tokenDoesNotKeepTheEventAlive() {
     weak var weakEvent: Event<Int>?
-    var subscription: Subscription?
+    var subscription: HandlerSubscription?
     do {
       let event = Event<Int>()
       weakEvent = event
@@ -215,7 +215,7 @@ import Testing
     let event = Event<Int>()
     let first = event.addHandler { _ in }
     let second = event.addHandler { _ in }
-    let set: Set<Subscription> = [first, second, first]
+    let set: Set<HandlerSubscription> = [first, second, first]
     #expect(set.count == 2)
     #expect(first == first)
     #expect(first != second)

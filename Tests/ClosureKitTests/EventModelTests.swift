@@ -18,7 +18,7 @@ import Testing
     let event = Event<Int>()
     let calls = Recorder<Int>()
     var model: [ModelHandler] = []
-    var tokens: [Int: Subscription] = [:]
+    var tokens: [Int: HandlerSubscription] = [:]
     var nextID = 0
     for step in 0..<400 {
       switch generator.next() % 5 {

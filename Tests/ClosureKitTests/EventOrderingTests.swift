@@ -30,7 +30,7 @@ import Testing
   @Test func aHandlerCancelledDuringASendAndNotYetReachedIsNotCalled() {
     let event = Event<Int>()
     let order = Recorder<String>()
-    let later = Slot<Subscription>()
+    let later = Slot<HandlerSubscription>()
     event.addHandler { _ in
       order.append("first")
       later.value?.cancel()
@@ -56,7 +56,7 @@ import Testing
     let event = Event<Int>()
     let count = Counter()
     weak var weakCaptured: Tracked?
-    let token = Slot<Subscription>()
+    let token = Slot<HandlerSubscription>()
     do {
       let captured = Tracked()
       weakCaptured = captured

@@ -73,7 +73,7 @@ import Testing
     let list = FanOutList()
     let detached = Recorder<String>()
     weak var weakCapture: Tracked?
-    var token: Subscription?
+    var token: HandlerSubscription?
     do {
       let capture = Tracked()
       weakCapture = capture

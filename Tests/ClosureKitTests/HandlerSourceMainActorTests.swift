@@ -12,7 +12,7 @@ import Testing
   screen: MainActorScreen,
   done: ClosureKitTesting.Expectation,
   value: @escaping @Sendable (Source.Payload) -> Int
-) -> [Subscription] {
+) -> [HandlerSubscription] {
   [
     source.onMainActor.addHandler { payload in screen.note("plain \(value(payload))", fulfilling: done) },
     source.onMainActor.addHandler(owner: screen) { screen, payload in

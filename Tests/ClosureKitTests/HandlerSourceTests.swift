@@ -26,7 +26,7 @@ final class FourRecords: Sendable {
 func registerFour<Source: HandlerSource>(
   on source: Source,
   value: @escaping @Sendable (Source.Payload) -> Int
-) -> (records: FourRecords, owner: Tracked, plainToken: Subscription) {
+) -> (records: FourRecords, owner: Tracked, plainToken: HandlerSubscription) {
   let records = FourRecords()
   let owner = Tracked("owner")
   let plainToken = source.addHandler { records.plain.append(value($0)) }
@@ -46,7 +46,8 @@ func checkFour<Source: HandlerSource>(
   value: @escaping @Sendable (Source.Payload) -> Int,
   fire: (Int) -> Void
 ) {
-  var (records, owner, plainToken): (FourRecords, Tracked?, Subscription) = registerFour(on: source, value: value)
+  var (records, owner, plainToken): (FourRecords, Tracked?, HandlerSubscription) = registerFour(
+    on: source, value: value)
   weak let weakOwner = owner
   fire(1)
   fire(2)
@@ -78,7 +79,7 @@ func checkFour<Source: HandlerSource>(
 @MainActor func checkFourOnMainActor<Source: HandlerSource<Change<Int>>>(
   _ source: Source, write: (Int) -> Void
 ) async {
-  var (records, heldOwner, plainToken): (FourRecords, Tracked?, Subscription) = registerFour(on: source) {
+  var (records, heldOwner, plainToken): (FourRecords, Tracked?, HandlerSubscription) = registerFour(on: source) {
     $0.newValue!
   }
   weak let weakOwner = heldOwner

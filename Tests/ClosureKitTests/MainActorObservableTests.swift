@@ -94,7 +94,7 @@ final class ScreenOwner: Sendable {}
     weak let weakModel = model
     weak var weakTracked: Tracked?
     let seen = Recorder<C>()
-    let token: Subscription
+    let token: HandlerSubscription
     do {
       let tracked = Tracked()
       weakTracked = tracked

@@ -114,7 +114,7 @@ final class SharedCounter: Observable, Sendable {
   @Test func observationStopsWhenTheObjectIsDeallocated() {
     weak var weakOrder: Order?
     let witness = CaptureWitness()
-    var subscription: Subscription?
+    var subscription: HandlerSubscription?
     do {
       let order = Order()
       weakOrder = order

@@ -25,7 +25,7 @@ import Testing
     let progress = StressProgress()
     let finished = await onOwnThreads(0..<threads, progress: progress) { thread in
       var random = SeededGenerator(seed: UInt64(thread) &* 104_729 &+ 3)
-      var tokens: [Subscription] = []
+      var tokens: [HandlerSubscription] = []
       var owners: [Owner] = []
       for _ in 0..<rounds {
         switch Int.random(in: 0..<100, using: &random) {
@@ -44,7 +44,7 @@ import Testing
               }
             }
           }
-          let token: Subscription
+          let token: HandlerSubscription
           if Bool.random(using: &random) {
             let owner = Owner()
             owners.append(owner)
@@ -85,7 +85,7 @@ import Testing
   /// kept (parked) until the write returns, and the captures are released then.
   @Test func aHandlerThatCancelsItselfDuringItsCallKeepsItsCapturesUntilTheWriteReturns() {
     let box = Observed(0)
-    let token = Slot<Subscription>()
+    let token = Slot<HandlerSubscription>()
     let seen = Recorder<String>()
     weak var weakCapture: Tracked?
     do {
@@ -112,7 +112,7 @@ import Testing
   @Test func changesOfTheObserversDuringABorrowedCallKeepTheBoxAndTheOrder() {
     let box = Observed(0)
     let seen = Recorder<String>()
-    let added = Slot<[Subscription]>()
+    let added = Slot<[HandlerSubscription]>()
     let first = box.observe { change in
       seen.append("first \(change.newValue!)")
       guard change.newValue == 2 else { return }

@@ -191,7 +191,7 @@ final class Player: @unchecked Sendable {
     #expect(box.value == 10)
     #expect(seen.values == [10, 50])
     clamp.cancel()
-    let inner = Recorder<Subscription>()
+    let inner = Recorder<HandlerSubscription>()
     inner.append(box.observe { _ in inner.values.first?.cancel() })
     box.value = 1
     #expect(inner.values.first?.isCancelled == true)
@@ -292,7 +292,7 @@ final class Player: @unchecked Sendable {
   @Test func aKeptTokenHoldsNoCapturesAfterCancelAndReportsItsEnd() {
     let box = Observed(0)
     weak var weakCaptured: Tracked?
-    var tokens: [Subscription] = []
+    var tokens: [HandlerSubscription] = []
     do {
       let captured = Tracked()
       weakCaptured = captured
@@ -312,7 +312,7 @@ final class Player: @unchecked Sendable {
   @Test func deallocatingTheBoxEndsEveryObserverAndReleasesCaptures() {
     weak var weakBox: Observed<Int>?
     let witness = CaptureWitness()
-    var subscription: Subscription?
+    var subscription: HandlerSubscription?
     do {
       let box = Observed(0)
       weakBox = box
@@ -559,7 +559,7 @@ extension ObservedTests {
   @Test func aHandlerCancelledDuringAWriteIsReleasedWhenTheWriteReturns() {
     let box = Observed(0)
     let witness = CaptureWitness()
-    let victim = Slot<Subscription>()
+    let victim = Slot<HandlerSubscription>()
     box.observe { _ in victim.value?.cancel() }
     victim.value = box.observe(witness.capturing { _ in })
     #expect(!witness.isReleased)
@@ -579,8 +579,8 @@ extension ObservedTests {
     let victimCalls = Counter()
     let lastCalls = Counter()
     let addedCalls = Counter()
-    let victim = Slot<Subscription>()
-    let addedTokens = Slot<[Subscription]>()
+    let victim = Slot<HandlerSubscription>()
+    let addedTokens = Slot<[HandlerSubscription]>()
     // The handler captures its own box: cancelled at the end, so the box is freed (ASan's leak check).
     let adder = box.observe { _ in
       first.increment()
@@ -613,8 +613,8 @@ extension ObservedTests {
   @Test func aWriteDeliversToTheObserversRegisteredBeforeItAndSkipsThoseCancelledMeanwhile() {
     let box = Observed(0)
     let calls = Recorder<String>()
-    let later = Slot<Subscription>()
-    let added = Slot<[Subscription]>()
+    let later = Slot<HandlerSubscription>()
+    let added = Slot<[HandlerSubscription]>()
     let adder = box.observe { change in
       calls.append("adder \(change.newValue!)")
       guard change.newValue == 1 else { return }
@@ -662,7 +662,7 @@ extension ObservedTests {
       // @unchecked Sendable: each property is written by one thread, between the barrier and the
       // join, and read by the test after the join.
       var box: Observed<Int>?
-      var token: Subscription?
+      var token: HandlerSubscription?
       var owner: Tracked?
       var bag: SubscriptionBag?
     }

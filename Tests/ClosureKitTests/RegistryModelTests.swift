@@ -45,7 +45,7 @@ import Testing
     let released = Log()
     var releasedSoFar: Set<Int> = []
     var model: [ModelHandler] = []
-    var tokens: [Int: Subscription] = [:]
+    var tokens: [Int: HandlerSubscription] = [:]
     var owners: [Int: Owner] = [:]
     var bag: SubscriptionBag? = SubscriptionBag()
     var bagged: [Int] = []
@@ -60,7 +60,7 @@ import Testing
         let ownerID = Bool.random(using: &random) ? Int.random(in: 0..<4, using: &random) : nil
         let capture = CallsOnDeinit { released.append(id) }
         let kinds = UInt8.random(in: 1...7, using: &random)
-        let token: Subscription
+        let token: HandlerSubscription
         if isControl {
           if let ownerID {
             let owner = owners[ownerID] ?? Owner()
@@ -148,7 +148,7 @@ import Testing
     let rounds = modelRounds(4_000)
     let finished = await onOwnThreads(0..<threads) { thread in
       var random = SeededGenerator(seed: UInt64(thread) &* 7919 &+ 1)
-      var tokens: [(Subscription, Shared<Int>)] = []
+      var tokens: [(HandlerSubscription, Shared<Int>)] = []
       var owners: [Owner] = []
       var bag = SubscriptionBag()
       for _ in 0..<rounds {
@@ -170,7 +170,7 @@ import Testing
               }
             }
           }
-          let token: Subscription
+          let token: HandlerSubscription
           if Bool.random(using: &random) {
             let owner = Owner()
             owners.append(owner)

@@ -22,7 +22,7 @@ final class DispatchTaskExecutor: TaskExecutor {
 
 /// An owner whose deinit cancels its own token.
 final class CancellingOwner: Sendable {
-  let token = Slot<Subscription>()
+  let token = Slot<HandlerSubscription>()
   deinit { token.value?.cancel() }
 }
 
@@ -32,7 +32,7 @@ final class CancellingOwner: Sendable {
 /// the deadline: a source that releases an owner's last reference under its lock deadlocks here.
 func ownersDieWhileTheSourceSweeps(
   rounds: Int,
-  register: @escaping @Sendable (CancellingOwner) -> Subscription,
+  register: @escaping @Sendable (CancellingOwner) -> HandlerSubscription,
   churn: @escaping @Sendable () -> Void
 ) async -> Bool {
   let finished = Expectation(count: 3)

@@ -116,7 +116,7 @@ final class SoakWorld: Sendable {
   let events = (0..<4).map { _ in Event<SoakPayload>() }
   /// Two pairs of boxes, each bound both ways by handlers that copy `change.newValue`.
   let pairs = (0..<2).map { _ in (Observed(0, skipsEqualValues: true), Observed(0, skipsEqualValues: true)) }
-  let bindings: [Subscription]
+  let bindings: [HandlerSubscription]
   let clock = ManualClock()
   let violations = Recorder<String>()
   /// A counter every send takes a ticket from before it starts. A probe's registration records
@@ -127,7 +127,7 @@ final class SoakWorld: Sendable {
   private let owed = Locked<[Probe]>([])
 
   init() {
-    var bindings: [Subscription] = []
+    var bindings: [HandlerSubscription] = []
     for (a, b) in pairs {
       bindings.append(a.observe { change in b.value = change.newValue! })
       bindings.append(b.observe { change in a.value = change.newValue! })
@@ -221,7 +221,7 @@ struct SoakDriver {
   struct Registration {
     let event: Int
     let probe: Probe
-    let token: Subscription
+    let token: HandlerSubscription
     /// The owner, for an owner-bound registration (held here, so it lives until dropped).
     var owner: SoakOwner?
     let inBag: Bool
@@ -264,7 +264,7 @@ struct SoakDriver {
     let probe = Probe(thread: thread, world: world)
     let inBag = Bool.random(using: &random)
     var owner: SoakOwner?
-    let token: Subscription
+    let token: HandlerSubscription
     if owned {
       let made = SoakOwner(probe: probe)
       owner = made

@@ -7,7 +7,7 @@ import Testing
 @Suite struct SubscriptionTests {
   @Test func cancelRunsTheClosureOnceAndIsIdempotent() {
     let count = Counter()
-    let subscription = Subscription { count.increment() }
+    let subscription = HandlerSubscription { count.increment() }
     #expect(!subscription.isCancelled)
     subscription.cancel()
     subscription.cancel()
@@ -74,16 +74,16 @@ import Testing
 
   @Test func tokensThatEndedByThemselvesAreDroppedWhenTheBagDoubles() {
     let bag = SubscriptionBag()
-    weak var ended: Subscription?
+    weak var ended: HandlerSubscription?
     do {
-      let token = Subscription {}
+      let token = HandlerSubscription {}
       token.store(in: bag)
       token.cancel()
       ended = token
     }
-    for _ in 0..<15 { Subscription {}.store(in: bag) }
+    for _ in 0..<15 { HandlerSubscription {}.store(in: bag) }
     #expect(ended != nil)  // 16 tokens: no sweep yet
-    Subscription {}.store(in: bag)
+    HandlerSubscription {}.store(in: bag)
     #expect(ended == nil)
     #expect(bag.count == 16)
   }

@@ -78,8 +78,8 @@ import Testing
   }
 
   /// An alert with a Cancel and an OK button whose actions and dismissal write to `log`.
-  func makeAlert(loggingTo log: Recorder<String>) -> Alert {
-    let alert = Alert(title: "T")
+  func makeAlert(loggingTo log: Recorder<String>) -> AlertDialog {
+    let alert = AlertDialog(title: "T")
     alert.addButton("Cancel", role: .cancel) { _ in log.append("cancel action") }
     alert.addButton("OK") { _ in log.append("ok action") }
     alert.onDidDismiss { log.append("didDismiss \($0)") }

@@ -26,7 +26,7 @@ let dialogsSuite = Suite(name: "dialogs") {
   let presenter = SecondButtonPresenter()
   let alertTotal = await nanosecondsOnce(rounds: 5) {
     for _ in 0..<iterations {
-      let alert = Alert(title: "Save?")
+      let alert = AlertDialog(title: "Save?")
       alert.addButton("Cancel", role: .cancel) { _ in blackHole(1) }
       alert.addButton("Save") { _ in blackHole(2) }
       alert.addButton("Discard", role: .destructive) { _ in blackHole(3) }
@@ -52,7 +52,7 @@ let dialogsSuite = Suite(name: "dialogs") {
     drain.start()
     let terminal = TerminalPresenter(input: input[0], output: output[1], environment: [:])
     for _ in 0..<terminalIterations {
-      let alert = Alert(title: "Save?", cancelButtonTitle: "Cancel", otherButtonTitles: "Save") { blackHole($0) }
+      let alert = AlertDialog(title: "Save?", cancelButtonTitle: "Cancel", otherButtonTitles: "Save") { blackHole($0) }
       blackHole(try? await alert.present(on: terminal))
     }
     close(output[1])
@@ -61,8 +61,8 @@ let dialogsSuite = Suite(name: "dialogs") {
 
   var table = Table("one dialog with 3 buttons, answered, one closure run")
   table.add("3 closures in an array, call one", baseline, baseline: true)
-  table.add("Alert + present(on:) (instant presenter)", alertTotal / Double(iterations))
-  table.add("Alert + TerminalPresenter from a pipe", terminalTotal / Double(terminalIterations))
+  table.add("AlertDialog + present(on:) (instant presenter)", alertTotal / Double(iterations))
+  table.add("AlertDialog + TerminalPresenter from a pipe", terminalTotal / Double(terminalIterations))
   table.print()
   blackHole(counter.value)
 }

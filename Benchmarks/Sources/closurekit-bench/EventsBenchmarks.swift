@@ -247,7 +247,7 @@ func memoryProbe(_ variant: String) {
     keep.append(event)
   case "event-tokens-kept":
     let event = Event<Int>()
-    var tokens: [Subscription] = []
+    var tokens: [HandlerSubscription] = []
     tokens.reserveCapacity(count)
     for _ in 0..<count { tokens.append(event.addHandler { blackHole($0) }) }
     keep.append(event)

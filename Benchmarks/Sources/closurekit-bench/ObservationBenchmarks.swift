@@ -190,7 +190,7 @@ func observableCycleBenchmark() {
     variants.append(("withObservationTracking loop, hop, [weak model]", cycle(model)))
   }
 
-  var subscriptions: [Subscription] = []
+  var subscriptions: [HandlerSubscription] = []
   for (name, options) in [("[.new]", ObservationOptions.new), ("[.prior, .old, .new]", [.prior, .old, .new])] {
     let model = BenchModel()
     subscriptions.append(
@@ -435,7 +435,7 @@ func mainActorChainBenchmark() async {
 
 /// Holds a token on the main actor.
 @MainActor final class Slot {
-  var subscription: Subscription?
+  var subscription: HandlerSubscription?
 }
 
 /// The time since `start`, in nanoseconds per cycle.

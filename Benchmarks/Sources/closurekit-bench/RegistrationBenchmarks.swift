@@ -136,7 +136,7 @@ func registrationTable(rounds: Int = 61) -> Table {
       "(floor of the bag) 10 tokens kept, then each cancelled (per token)", 10, iterations / 10,
       { count in
         for _ in 0..<count {
-          var tokens: [Subscription] = []
+          var tokens: [HandlerSubscription] = []
           tokens.reserveCapacity(10)
           for _ in 0..<10 { tokens.append(event.addHandler { blackHole($0) }) }
           for token in tokens { token.cancel() }

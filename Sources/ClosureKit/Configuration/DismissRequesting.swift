@@ -110,7 +110,7 @@ extension DismissRequesting {
   /// > another closure replaces it; a token you keep does not keep it alive. Do not capture this
   /// > object in it: it is passed in.
   @discardableResult
-  public func onDismissRequest(_ handler: @escaping @Sendable (Self) -> Void) -> Subscription {
+  public func onDismissRequest(_ handler: @escaping @Sendable (Self) -> Void) -> HandlerSubscription {
     register(TypedDismissRequestHandler<Self>(handler))
   }
 
@@ -134,7 +134,7 @@ extension DismissRequesting {
   public func onDismissRequest<Owner: AnyObject & Sendable>(
     owner: Owner,
     _ handler: @escaping @Sendable (Owner, Self) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     register(OwnedDismissRequestHandler<Owner, Self>(owner: owner, handler))
   }
 
@@ -164,11 +164,11 @@ extension DismissRequesting {
   /// The token holds this object weakly and the closure not at all, only its ``id``: it must not
   /// keep the closure (and what it captured) alive once the closure is replaced, released with
   /// this object, or released after its owner died.
-  private func register(_ registered: DismissRequestHandler) -> Subscription {
+  private func register(_ registered: DismissRequestHandler) -> HandlerSubscription {
     dismissRequestKey.setValue(registered, for: self)
     let presented = WeakPresented(self)
     let id = registered.id
-    return Subscription {
+    return HandlerSubscription {
       guard let object = presented.object else { return }
       dismissRequestKey.update(for: object) { current in current?.id == id ? nil : current }
     }

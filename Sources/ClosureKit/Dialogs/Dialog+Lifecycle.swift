@@ -3,7 +3,7 @@ extension Dialog {
   /// chosen button's own action, whichever button was chosen or if the dialog was dismissed.
   ///
   /// ```swift
-  /// let alert = Alert(title: "Export")
+  /// let alert = AlertDialog(title: "Export")
   /// alert.addButton("PDF")
   /// alert.addButton("Cancel", role: .cancel)
   /// alert.setHandler { result in print("answered", result.index as Any, result.isDismissed) }

@@ -1,10 +1,10 @@
 /// A choice dialog: a title, a message, buttons each with its own closure, and an optional
 /// whole-dialog handler; presented once by any ``DialogPresenter``. Its `Style` says how it is
-/// shown: ``Alert`` is `Dialog<AlertStyle>` (a centred alert, which may also have text fields),
-/// ``ActionSheet`` is `Dialog<ActionSheetStyle>` (a list of choices).
+/// shown: ``AlertDialog`` is `Dialog<AlertStyle>` (a centred alert, which may also have text fields),
+/// ``ActionSheetDialog`` is `Dialog<ActionSheetStyle>` (a list of choices).
 ///
 /// ```swift
-/// let alert = Alert(title: "Save changes?", message: "Your edits are not saved yet.")
+/// let alert = AlertDialog(title: "Save changes?", message: "Your edits are not saved yet.")
 /// alert.addButton("Cancel", role: .cancel)
 /// alert.addButton("Save") { _ in document.save() }
 /// let result = try await alert.present(on: TerminalPresenter())
@@ -33,9 +33,9 @@ public final class Dialog<Style: DialogStyle>: Sendable {
   /// Creates a dialog with no buttons; add them with ``addButton(_:role:action:)``.
   ///
   /// ```swift
-  /// let alert = Alert(title: "Offline", message: "Changes will sync later.")
+  /// let alert = AlertDialog(title: "Offline", message: "Changes will sync later.")
   /// alert.addButton("OK")
-  /// let sheet = ActionSheet(title: "Share to")
+  /// let sheet = ActionSheetDialog(title: "Share to")
   /// ```
   ///
   /// - Parameters:

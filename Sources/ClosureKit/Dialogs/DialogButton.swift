@@ -1,8 +1,8 @@
-/// One button of an ``Alert`` or an ``ActionSheet``, as a ``DialogPresenter`` sees it: its title
+/// One button of an ``AlertDialog`` or an ``ActionSheetDialog``, as a ``DialogPresenter`` sees it: its title
 /// and its role. The button's action stays inside the dialog; a presenter never calls it.
 ///
 /// ```swift
-/// let alert = Alert(title: "Delete the file?")
+/// let alert = AlertDialog(title: "Delete the file?")
 /// alert.addButton("Delete", role: .destructive) { _ in print("deleted") }
 /// print(alert.buttons[0])   // DialogButton(title: "Delete", role: .destructive)
 /// ```

@@ -1,4 +1,4 @@
-/// The errors ``Dialog/present(on:isolation:)`` throws (for an ``Alert`` and an ``ActionSheet``).
+/// The errors ``Dialog/present(on:isolation:)`` throws (for an ``AlertDialog`` and an ``ActionSheetDialog``).
 ///
 /// ```swift
 /// do {

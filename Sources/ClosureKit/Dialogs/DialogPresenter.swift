@@ -7,7 +7,7 @@
 ///     .dismissed(textFieldValues: request.textFields.map { _ in "" })
 ///   }
 /// }
-/// let alert = Alert(title: "Hi", cancelButtonTitle: "Close") { index in print("chose", index) }
+/// let alert = AlertDialog(title: "Hi", cancelButtonTitle: "Close") { index in print("chose", index) }
 /// let result = try await alert.present(on: AlwaysCancel())   // result.isDismissed == true
 /// ```
 ///

@@ -1,4 +1,4 @@
-/// Everything a ``DialogPresenter`` needs to show an ``Alert`` or an ``ActionSheet``, and nothing
+/// Everything a ``DialogPresenter`` needs to show an ``AlertDialog`` or an ``ActionSheetDialog``, and nothing
 /// it should call: the button actions stay in the dialog.
 ///
 /// ```swift
@@ -27,7 +27,7 @@ public struct DialogRequest: Sendable {
     case actionSheet
   }
 
-  /// Alert or action sheet.
+  /// AlertDialog or action sheet.
   public let style: Style
   /// The dialog's title.
   public let title: String?
@@ -71,7 +71,7 @@ public struct DialogRequest: Sendable {
   /// ```
   ///
   /// - Parameters:
-  ///   - style: Alert or action sheet.
+  ///   - style: AlertDialog or action sheet.
   ///   - title: The dialog's title.
   ///   - message: The dialog's message.
   ///   - buttons: The buttons, in index order.
@@ -188,7 +188,7 @@ public struct DialogRequest: Sendable {
   ///
   /// > Important: A value type; safe to pass to any thread.
   public struct Summary: Sendable, Hashable {
-    /// Alert or action sheet.
+    /// AlertDialog or action sheet.
     public let style: Style
     /// The dialog's title.
     public let title: String?

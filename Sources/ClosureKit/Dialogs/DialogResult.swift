@@ -45,7 +45,7 @@ public struct DialogResult: Sendable, Hashable {
   /// `-1`, as UIKit's `cancelButtonIndex` reads when there is no cancel button.
   ///
   /// ```swift
-  /// let alert = Alert(title: "Hi", cancelButtonTitle: nil, otherButtonTitles: "OK") { index in
+  /// let alert = AlertDialog(title: "Hi", cancelButtonTitle: nil, otherButtonTitles: "OK") { index in
   ///   if index == DialogResult.dismissedIndex { print("dismissed") }
   /// }
   /// ```

@@ -1,5 +1,5 @@
-/// How a ``Dialog`` is shown: the type parameter that makes a dialog an ``Alert``
-/// (``AlertStyle``) or an ``ActionSheet`` (``ActionSheetStyle``).
+/// How a ``Dialog`` is shown: the type parameter that makes a dialog an ``AlertDialog``
+/// (``AlertStyle``) or an ``ActionSheetDialog`` (``ActionSheetStyle``).
 ///
 /// ```swift
 /// func describe<Style: DialogStyle>(_ dialog: Dialog<Style>) -> String {
@@ -14,10 +14,10 @@ public protocol DialogStyle: Sendable {
   static var style: DialogRequest.Style { get }
 }
 
-/// The style of a centred alert (UIAlertView, `UIAlertController.Style.alert`): ``Alert``.
+/// The style of a centred alert (UIAlertView, `UIAlertController.Style.alert`): ``AlertDialog``.
 ///
 /// ```swift
-/// let alert = Dialog<AlertStyle>(title: "Offline")   // the same as Alert(title: "Offline")
+/// let alert = Dialog<AlertStyle>(title: "Offline")   // the same as AlertDialog(title: "Offline")
 /// ```
 ///
 /// > Important: A marker type; it has no instances and no isolation.
@@ -27,10 +27,10 @@ public enum AlertStyle: DialogStyle {
 }
 
 /// The style of a list of choices (UIActionSheet, `UIAlertController.Style.actionSheet`):
-/// ``ActionSheet``.
+/// ``ActionSheetDialog``.
 ///
 /// ```swift
-/// let sheet = Dialog<ActionSheetStyle>(title: "Photo")   // the same as ActionSheet(title: "Photo")
+/// let sheet = Dialog<ActionSheetStyle>(title: "Photo")   // the same as ActionSheetDialog(title: "Photo")
 /// ```
 ///
 /// > Important: A marker type; it has no instances and no isolation.

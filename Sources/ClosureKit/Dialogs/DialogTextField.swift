@@ -1,7 +1,7 @@
-/// One text field of an ``Alert``, as a ``DialogPresenter`` sees it.
+/// One text field of an ``AlertDialog``, as a ``DialogPresenter`` sees it.
 ///
 /// ```swift
-/// let login = Alert(title: "Sign in")
+/// let login = AlertDialog(title: "Sign in")
 /// login.addTextField(placeholder: "Name")
 /// login.addTextField(placeholder: "Password", isSecure: true)
 /// print(login.textFields[1].isSecure)   // true

@@ -24,7 +24,7 @@ extension ControlActions {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     actions(for: kinds, function: "addAction(for:owner:on:_:)")
       .addHandler(owner: owner, on: delivery, file: file, line: line, action)
   }
@@ -48,7 +48,7 @@ extension ControlActions {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     actions(for: kinds, function: "addAction(for:on:_:)").onMainActor.addHandler(file: file, line: line, action)
   }
 
@@ -73,7 +73,7 @@ extension ControlActions {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @MainActor @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     actions(for: kinds, function: "addAction(for:owner:on:_:)")
       .onMainActor.addHandler(owner: owner, file: file, line: line, action)
   }

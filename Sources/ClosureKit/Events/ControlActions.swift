@@ -61,7 +61,7 @@ where Kind.Element == Kind {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ action: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     // The registry directly, not through `actions(for:)`: that path (the intermediate source, and
     // the first, struct-based primitive) measured 0.30x NotificationCenter for the guarded add +
     // remove row, this one 0.22x.

@@ -20,7 +20,7 @@ extension Event {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     onMainActor.addHandler(file: file, line: line, handler)
   }
 
@@ -43,7 +43,7 @@ extension Event {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     onMainActor.addHandler(owner: owner, file: file, line: line, handler)
   }
 
@@ -64,7 +64,7 @@ extension Event {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     onMainActor.once(file: file, line: line, handler)
   }
 
@@ -87,7 +87,7 @@ extension Event {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     onMainActor.once(owner: owner, file: file, line: line, handler)
   }
 }

@@ -11,7 +11,7 @@
 /// `Event` is a ``HandlerSource``: `addHandler(on:_:)`, `addHandler(owner:on:_:)`, `once(on:_:)`,
 /// `once(owner:on:_:)` and the main-actor view ``HandlerSource/onMainActor`` come from there.
 ///
-/// A handler lives as long as the event unless its ``Subscription`` is cancelled, its `owner:`
+/// A handler lives as long as the event unless its ``HandlerSubscription`` is cancelled, its `owner:`
 /// is deallocated, it was registered with `once`, or the ``SubscriptionBag`` holding its token
 /// ends. Dropping the token does not end it.
 ///

@@ -4,7 +4,7 @@
 /// and the one call with `SourceHandler.registerFlattened(once:_:)`.
 package protocol FlattenedHandlerSource: HandlerSource {
   /// Adds the registration's closure to the source's store.
-  func addFlattened(_ registration: FlattenedRegistration<Payload>) -> Subscription
+  func addFlattened(_ registration: FlattenedRegistration<Payload>) -> HandlerSubscription
 }
 
 /// What a `FlattenedHandlerSource`'s store adds: one plain closure, which already checks its owner
@@ -43,7 +43,7 @@ extension FlattenedHandlerSource {
     file: StaticString,
     line: UInt,
     _ handler: consuming SourceHandler<Owner, Payload>
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let delivery = delivery
     return handler.registerFlattened(once: once) { owner, handler in
       addFlattened(FlattenedRegistration(delivery: delivery, owner: owner, handler: handler))

@@ -15,7 +15,7 @@
 /// notification name. Every source offers the same four registrations and a main-actor view.
 ///
 /// ```swift
-/// func logTexts<Source: HandlerSource<String>>(of source: Source) -> Subscription {
+/// func logTexts<Source: HandlerSource<String>>(of source: Source) -> HandlerSubscription {
 ///   source.addHandler { text in print("log:", text) }
 /// }
 /// let renamed = Event<String>()
@@ -60,7 +60,7 @@ public protocol HandlerSource<Payload>: Sendable {
     file: StaticString,
     line: UInt,
     _ handler: consuming SourceHandler<Owner, Payload>
-  ) -> Subscription
+  ) -> HandlerSubscription
 }
 
 extension HandlerSource {
@@ -91,7 +91,7 @@ extension HandlerSource {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     register(once: false, on: delivery, file: file, line: line, SourceHandler<NoOwner, Payload>.plain(handler))
   }
 
@@ -127,7 +127,7 @@ extension HandlerSource {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     register(once: false, on: delivery, file: file, line: line, .owned(owner, handler))
   }
 
@@ -155,7 +155,7 @@ extension HandlerSource {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     register(once: true, on: delivery, file: file, line: line, SourceHandler<NoOwner, Payload>.plain(handler))
   }
 
@@ -184,7 +184,7 @@ extension HandlerSource {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     register(once: true, on: delivery, file: file, line: line, .owned(owner, handler))
   }
 

@@ -39,7 +39,7 @@ extension ListBackedHandlerSource {
     file: StaticString,
     line: UInt,
     _ handler: consuming SourceHandler<Owner, Payload>
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     list.add(tag: tag, once: once, delivery: delivery, site: RegistrationSite(fileID: file, line: line), handler)
   }
 }

@@ -52,7 +52,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Base.Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     base.addHandler(on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
@@ -81,7 +81,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Base.Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     base.addHandler(owner: owner, on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
@@ -109,7 +109,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Base.Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     base.once(on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 
@@ -139,7 +139,7 @@ public struct MainActorHandlerSource<Base: HandlerSource>: Sendable {
     file: StaticString = #fileID,
     line: UInt = #line,
     _ handler: @escaping @MainActor @Sendable (Owner, Base.Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     base.once(owner: owner, on: .mainActor, file: file, line: line, Self.isolated(handler))
   }
 

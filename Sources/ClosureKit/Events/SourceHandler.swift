@@ -36,8 +36,9 @@ extension SourceHandler {
   /// cancels the returned token before running the handler.
   package func registerFlattened(
     once: Bool,
-    _ add: (_ owner: (any AnyObject & Sendable)?, _ handler: @escaping @Sendable (Payload) -> Void) -> Subscription
-  ) -> Subscription {
+    _ add: (_ owner: (any AnyObject & Sendable)?, _ handler: @escaping @Sendable (Payload) -> Void) ->
+      HandlerSubscription
+  ) -> HandlerSubscription {
     switch (self, once) {
     case (.plain(let handler), false):
       return add(nil, handler)
@@ -67,7 +68,7 @@ final class OneShot: Sendable {
   /// Set by the one call that runs the handler.
   private let fired = Atomic<Bool>(false)
   /// The token, once `add` has returned it; `nil` after the gate has cancelled it.
-  private let subscription = Locked<Subscription?>(nil)
+  private let subscription = Locked<HandlerSubscription?>(nil)
 
   /// Whether this call is the first: the caller runs the handler only then. Cancels the token.
   func claim() -> Bool {
@@ -81,7 +82,7 @@ final class OneShot: Sendable {
   }
 
   /// Records the token; cancels it at once if the handler has already run.
-  func attach(_ token: Subscription) -> Subscription {
+  func attach(_ token: HandlerSubscription) -> HandlerSubscription {
     let ranAlready = subscription.withLock { subscription -> Bool in
       if fired.load(ordering: .acquiring) { return true }
       subscription = token
@@ -107,7 +108,7 @@ extension HandlerList {
     delivery: __owned Delivery,
     site: RegistrationSite,
     _ handler: __owned SourceHandler<Owner, Payload>
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     switch handler {
     case .plain(let handler):
       return add(tag: tag, once: once, delivery: delivery, site: site, handler: handler)

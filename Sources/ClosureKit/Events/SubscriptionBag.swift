@@ -1,7 +1,7 @@
 /// A set of subscriptions that ends together: on ``cancelAll()`` or when the bag is deinitialised.
 ///
 /// Keep one bag per owner (a view model, a connection, a test) instead of one property per token.
-/// It is a class, so ``Subscription/store(in:)`` needs no `&`.
+/// It is a class, so ``HandlerSubscription/store(in:)`` needs no `&`.
 ///
 /// ```swift
 /// final class Screen {
@@ -34,7 +34,7 @@ public final class SubscriptionBag: Sendable {
       defer { state.subscriptions = [] }
       return state.subscriptions
     }
-    Subscription.cancel(taken)
+    HandlerSubscription.cancel(taken)
   }
 
   /// Adds a subscription; it is cancelled with the bag.
@@ -47,11 +47,11 @@ public final class SubscriptionBag: Sendable {
   ///
   /// - Complexity: Amortised O(1): subscriptions that ended by themselves are dropped from the bag
   ///   each time its size doubles.
-  public func insert(_ subscription: consuming Subscription) {
+  public func insert(_ subscription: consuming HandlerSubscription) {
     // Taken over, not copied: the caller's reference becomes the bag's (`consuming`, with
-    // ``Subscription/store(in:)``), which saves a retain and a release per token.
+    // ``HandlerSubscription/store(in:)``), which saves a retain and a release per token.
     var taken = Optional(subscription)
-    let snapshot = state.withLock { state -> [Subscription]? in
+    let snapshot = state.withLock { state -> [HandlerSubscription]? in
       // Room for 16 at once, not 1, 2, 4, 8 and 16 in turn: a bag usually collects several tokens.
       if state.subscriptions.capacity == 0 { state.subscriptions.reserveCapacity(16) }
       state.subscriptions.append(taken.take().unsafelyUnwrapped)
@@ -67,7 +67,7 @@ public final class SubscriptionBag: Sendable {
   /// temporary may be the last reference to a user's object), and releases the dropped tokens after
   /// unlocking (a token may hold the last reference to its source and the user's values): a deinit
   /// that uses this bag must not run under its lock.
-  private func sweep(_ snapshot: [Subscription]) {
+  private func sweep(_ snapshot: [HandlerSubscription]) {
     let ended = Set(snapshot.lazy.filter(\.isCancelled).map(ObjectIdentifier.init))
     guard !ended.isEmpty else { return }
     // `snapshot` keeps the ended tokens alive, so no new token can reuse their identifiers here.
@@ -94,7 +94,7 @@ public final class SubscriptionBag: Sendable {
   /// - Complexity: O(n) in the number of subscriptions inserted.
   public func cancelAll() {
     let (taken, ticket) = state.withLock { $0.beginCancelAll() }
-    if !taken.isEmpty { CancelGate.runningEffects { Subscription.cancel(taken) } }
+    if !taken.isEmpty { CancelGate.runningEffects { HandlerSubscription.cancel(taken) } }
     let mayWait = !CancelGate.isRunningEffects
     let (wake, mustWait) = state.withLock { $0.finishCancelAll(ticket, mayWait: mayWait) }
     if wake { CancelGate.wake() }
@@ -120,7 +120,7 @@ public final class SubscriptionBag: Sendable {
 /// them.
 struct SubscriptionBagState {
   /// The subscriptions not yet cancelled through the bag.
-  var subscriptions: [Subscription] = []
+  var subscriptions: [HandlerSubscription] = []
   /// The ticket of the next `cancelAll()`: calls are ordered by their tickets.
   var nextTicket: UInt64 = 0
   /// The tickets of the calls cancelling the tokens they took.
@@ -129,7 +129,7 @@ struct SubscriptionBagState {
   var isAwaited = false
 
   /// Takes the tokens and a ticket; the call is `running` while it has tokens to cancel.
-  mutating func beginCancelAll() -> ([Subscription], UInt64) {
+  mutating func beginCancelAll() -> ([HandlerSubscription], UInt64) {
     let taken = subscriptions
     subscriptions = []
     let ticket = nextTicket

@@ -32,7 +32,7 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Flatte
     @Sendable (
       _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?, _ hopQueue: DispatchQueue?,
       _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
-    ) -> Subscription
+    ) -> HandlerSubscription
 
   /// The observed object.
   let root: Root
@@ -41,7 +41,7 @@ public struct KeyPathsObserving<Root: Observable & AnyObject & Sendable>: Flatte
 
   /// Starts one observation of every key path: the store behind `FlattenedHandlerSource`'s
   /// `register`. With ``Delivery/immediate``, the key paths' trackers share one hop queue.
-  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
     let hopQueue = added.delivery.isImmediate ? DispatchQueue(label: "ClosureKit.observe.hop") : nil
     return SubscriptionGroup.subscription(
       for: starts.map { start in start(root, added.delivery, added.owner, hopQueue, added.handler) })
@@ -81,7 +81,7 @@ public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable
     @MainActor @Sendable (
       _ root: Root, _ delivery: Delivery, _ owner: (any AnyObject & Sendable)?,
       _ handler: @escaping @Sendable (FieldChange<Root>) -> Void
-    ) -> Subscription
+    ) -> HandlerSubscription
 
   /// The observed object.
   let root: Root
@@ -93,7 +93,7 @@ public struct MainActorKeyPathsObserving<Root: Observable & AnyObject & Sendable
   /// Starts one observation of every key path on the main actor (stopping the program on any
   /// other thread, or for a delivery other than ``Delivery/immediate`` or ``Delivery/mainActor``):
   /// the store behind `FlattenedHandlerSource`'s `register`.
-  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
     MainActor.assumeIsolated {
       Root.checkOnMainActor(added.delivery, function: function)
       return SubscriptionGroup.subscription(

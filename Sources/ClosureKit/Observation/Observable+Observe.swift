@@ -46,7 +46,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(keyPath, options: options).addHandler(on: delivery, handler)
   }
 
@@ -69,7 +69,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(keyPath, options: options).addHandler(owner: owner, on: delivery, handler)
   }
 

@@ -9,7 +9,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (_ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:options:on:_:)")
       .addHandler(on: delivery) { field in handler(field.keyPath, field.change) }
   }
@@ -26,7 +26,7 @@ extension Observable where Self: AnyObject & Sendable {
       @escaping @Sendable (
         _ owner: Owner, _ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>
       ) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)")
       .addHandler(owner: owner, on: delivery) { owner, field in handler(owner, field.keyPath, field.change) }
   }

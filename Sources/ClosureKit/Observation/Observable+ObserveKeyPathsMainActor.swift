@@ -9,7 +9,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping (_ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let handler = MainActorHandler(handler)
     // Immediate delivery of a main-actor observation, and `.mainActor`, run on the main actor.
     return mainActorObservingKeyPaths(repeat each keyPaths, options: options, function: "observe(_:options:on:_:)")
@@ -25,7 +25,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping (_ owner: Owner, _ keyPath: PartialKeyPath<Self>, _ change: Change<any Sendable>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let handler = MainActorHandler(handler)
     return mainActorObservingKeyPaths(
       repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)"

@@ -40,7 +40,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(keyPath, options: options).addHandler(on: delivery, handler)
   }
 
@@ -63,7 +63,7 @@ extension Observable where Self: AnyObject & Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(keyPath, options: options).addHandler(owner: owner, on: delivery, handler)
   }
 

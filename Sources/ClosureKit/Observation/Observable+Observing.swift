@@ -106,7 +106,7 @@ public struct KeyPathObserving<Root: Observable & AnyObject & Sendable, Value: S
   let options: ObservationOptions
 
   /// Starts one observation: the store behind `FlattenedHandlerSource`'s `register`.
-  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
     ObservableTracker(
       root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,
       handler: added.handler
@@ -158,7 +158,7 @@ public struct MainActorKeyPathObserving<Root: Observable & AnyObject & Sendable,
 
   /// Starts one observation on the main actor (stopping the program on any other thread): the
   /// store behind `FlattenedHandlerSource`'s `register`.
-  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+  package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
     MainActor.assumeIsolated {
       MainActorObservableTracker(
         root: root, keyPath: keyPath, options: options, delivery: added.delivery, owner: added.owner,

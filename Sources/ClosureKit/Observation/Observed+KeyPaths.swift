@@ -7,7 +7,7 @@ extension Observed {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (_ keyPath: PartialKeyPath<Value>, _ change: Change<any Sendable>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let report = Self.fieldReporter(repeat each keyPaths, options: options, function: "observe(_:options:on:_:)")
     return observe(options: Self.boxOptions(for: options), on: delivery) { change in report(change, handler) }
   }
@@ -24,7 +24,7 @@ extension Observed {
       @escaping @Sendable (
         _ owner: Owner, _ keyPath: PartialKeyPath<Value>, _ change: Change<any Sendable>
       ) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let report = Self.fieldReporter(
       repeat each keyPaths, options: options, function: "observe(_:owner:options:on:_:)")
     return observing(Self.boxOptions(for: options)).addHandler(owner: owner, on: delivery) { owner, change in

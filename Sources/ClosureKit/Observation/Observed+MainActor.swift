@@ -19,7 +19,7 @@ extension Observed {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Owner, Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(options).addHandler(owner: owner, on: delivery, handler)
   }
 
@@ -38,7 +38,7 @@ extension Observed {
     options: ObservationOptions = [.new],
     on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(options).onMainActor.addHandler(handler)
   }
 
@@ -59,7 +59,7 @@ extension Observed {
     options: ObservationOptions = [.new],
     on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Owner, Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(options).onMainActor.addHandler(owner: owner, handler)
   }
 }

@@ -52,7 +52,7 @@ extension Observed {
     /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
     ///
     /// - Complexity: O(n) in the number of observers.
-    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
       box.storage.add(options: options, delivery: added.delivery, owner: added.owner, handler: added.handler)
     }
   }

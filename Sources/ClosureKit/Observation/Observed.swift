@@ -175,7 +175,7 @@ public final class Observed<Value: Sendable>: Sendable {
     options: ObservationOptions = [.new],
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     storage.add(options: options, delivery: delivery, owner: nil, handler: handler)
   }
 

@@ -100,7 +100,7 @@ extension Observed {
 
     /// Adds one observer of the box that reports the fields' changes: the store behind
     /// `FlattenedHandlerSource`'s `register`.
-    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> Subscription {
+    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
       let report = report
       let handler = added.handler
       return box.storage.add(

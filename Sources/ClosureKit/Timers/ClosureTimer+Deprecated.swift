@@ -175,7 +175,7 @@ extension ClosureTimer {
   public static func perform(
     after delay: Duration, on delivery: MainActorDelivery, clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @MainActor @Sendable () -> Void
-  ) -> Subscription { onMainActor.perform(after: delay, clock: clock, body) }
+  ) -> HandlerSubscription { onMainActor.perform(after: delay, clock: clock, body) }
 
   /// Deprecated: use `ClosureTimer.onMainActor.perform(after:owner:clock:_:)`.
   @available(*, deprecated, message: "use ClosureTimer.onMainActor.perform(after:owner:clock:_:)")
@@ -183,5 +183,5 @@ extension ClosureTimer {
   public static func perform<Owner: AnyObject & Sendable>(
     after delay: Duration, owner: Owner, on delivery: MainActorDelivery,
     clock: some Clock<Duration> = ContinuousClock(), _ body: @escaping @MainActor @Sendable (Owner) -> Void
-  ) -> Subscription { onMainActor.perform(after: delay, owner: owner, clock: clock, body) }
+  ) -> HandlerSubscription { onMainActor.perform(after: delay, owner: owner, clock: clock, body) }
 }

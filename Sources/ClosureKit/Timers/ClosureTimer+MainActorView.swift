@@ -157,7 +157,7 @@ extension ClosureTimer {
       after delay: Duration,
       clock: some Clock<Duration> = ContinuousClock(),
       _ body: @escaping @MainActor @Sendable () -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       ClosureTimer.perform(after: delay, on: .mainActor, clock: clock) { MainActor.assumeIsolated { body() } }
     }
 
@@ -183,7 +183,7 @@ extension ClosureTimer {
       owner: Owner,
       clock: some Clock<Duration> = ContinuousClock(),
       _ body: @escaping @MainActor @Sendable (Owner) -> Void
-    ) -> Subscription {
+    ) -> HandlerSubscription {
       ClosureTimer.perform(after: delay, owner: owner, on: .mainActor, clock: clock) { owner in
         MainActor.assumeIsolated { body(owner) }
       }

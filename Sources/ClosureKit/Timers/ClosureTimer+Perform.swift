@@ -25,9 +25,9 @@ extension ClosureTimer {
     on delivery: Delivery = .immediate,
     clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @Sendable () -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let timer = ClosureTimer.schedule(.after(delay), on: delivery, clock: clock) { _ in body() }
-    return Subscription(source: timer, node: nil)
+    return HandlerSubscription(source: timer, node: nil)
   }
   /// Runs `body` once, `delay` from now, with `owner` passed in, unless the owner has been
   /// deallocated or the returned subscription is cancelled first: BlocksKit's
@@ -64,15 +64,15 @@ extension ClosureTimer {
     on delivery: Delivery = .immediate,
     clock: some Clock<Duration> = ContinuousClock(),
     _ body: @escaping @Sendable (Owner) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let timer = ClosureTimer.schedule(.after(delay), owner: owner, on: delivery, clock: clock) { owner, _ in
       body(owner)
     }
-    return Subscription(source: timer, node: nil)
+    return HandlerSubscription(source: timer, node: nil)
   }
 
   /// Stops the timer for good and releases its handler: the same as ``invalidate()``, so that a
-  /// timer and the ``Subscription`` of ``perform(after:on:clock:_:)-(_,Delivery,_,_)`` are cancelled alike.
+  /// timer and the ``HandlerSubscription`` of ``perform(after:on:clock:_:)-(_,Delivery,_,_)`` are cancelled alike.
   ///
   /// ```swift
   /// let poll = ClosureTimer.schedule(.every(.seconds(5))) { _ in print("poll") }
@@ -87,11 +87,11 @@ extension ClosureTimer {
 }
 
 extension ClosureTimer: SubscriptionSource {
-  package func cancel(_ subscription: Subscription) {
+  package func cancel(_ subscription: HandlerSubscription) {
     invalidate()
   }
 
-  package func isCancelled(_ subscription: Subscription) -> Bool {
+  package func isCancelled(_ subscription: HandlerSubscription) -> Bool {
     !isValid
   }
 }

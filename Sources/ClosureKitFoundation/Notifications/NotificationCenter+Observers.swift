@@ -26,7 +26,7 @@ extension NotificationCenter {
     object: Any? = nil,
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Notification) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(name, object: object).addHandler(on: delivery, handler)
   }
 
@@ -52,7 +52,7 @@ extension NotificationCenter {
     on delivery: Delivery = .immediate,
     owner: Owner,
     _ handler: @escaping @Sendable (Owner, Notification) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(name, object: object).addHandler(owner: owner, on: delivery, handler)
   }
 
@@ -73,7 +73,7 @@ extension NotificationCenter {
     object: Any? = nil,
     on delivery: MainActorDelivery,
     _ handler: @escaping @MainActor @Sendable (Notification) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(name, object: object).onMainActor.addHandler(handler)
   }
 
@@ -96,7 +96,7 @@ extension NotificationCenter {
     on delivery: MainActorDelivery,
     owner: Owner,
     _ handler: @escaping @MainActor @Sendable (Owner, Notification) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     observing(name, object: object).onMainActor.addHandler(owner: owner, handler)
   }
 }

@@ -92,7 +92,7 @@ public struct NotificationSource: HandlerSource, @unchecked Sendable {
     file: StaticString,
     line: UInt,
     _ handler: consuming SourceHandler<Owner, Notification>
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let relayed: SourceHandler<Owner, FanOutPayload>
     switch handler {
     case .plain(let handler):

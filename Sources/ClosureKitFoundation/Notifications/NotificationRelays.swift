@@ -73,7 +73,7 @@ enum NotificationRelays {
     on delivery: Delivery,
     site: RegistrationSite,
     _ handler: SourceHandler<Owner, FanOutPayload>
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let key = Key(center: center, name: name, object: object)
     if let key {
       while let list = sharedList(for: key, center: center) {

@@ -23,7 +23,7 @@ where Source.Payload: Sendable {
   // need not be Sendable, is called only by the one deliverer the state admits at a time (its
   // `isDelivering`), which serialises the calls as Combine requires.
   private let state: Locked<PublisherDemandState<Source.Payload, Sink>>
-  private let token = Locked<Subscription?>(nil)
+  private let token = Locked<HandlerSubscription?>(nil)
 
   package init(sink: Sink, policy: DemandBufferingPolicy) {
     state = Locked(PublisherDemandState(sink: sink, policy: policy))

@@ -81,8 +81,8 @@ package final class HandlerSink<Input: Sendable, Upstream: UpstreamLink>: Sendab
   }
 
   /// The token a registration returns: cancelling it ends the sink and its upstream.
-  package func makeToken() -> Subscription {
-    Subscription { [self] in end() }
+  package func makeToken() -> HandlerSubscription {
+    HandlerSubscription { [self] in end() }
   }
 
   package func subscribed(to upstream: Upstream) {

@@ -18,7 +18,7 @@
     var lastSaved = ""
 
     func confirmDelete() async throws -> Bool {
-      let alert = Alert(title: "Delete profile?", message: "This cannot be undone.")
+      let alert = AlertDialog(title: "Delete profile?", message: "This cannot be undone.")
       alert.addButton("Keep", role: .cancel)
       alert.addButton("Delete", role: .destructive)
       let result = try await alert.present(on: dialogs)
@@ -50,7 +50,7 @@
   /// A Combine publisher into ClosureKit: the handler ends with its owner (here the model's
   /// event), and the token (not an `AnyCancellable`) removes it.
   @MainActor
-  func bindClock(to model: ProfileModel) -> ClosureKit.Subscription {
+  func bindClock(to model: ProfileModel) -> ClosureKit.HandlerSubscription {
     Timer.publish(every: 1, on: .main, in: .common).autoconnect()
       .map { _ in "tick" }
       .addHandler(owner: model.saved, on: .mainActor) { saved, tick in saved.send(tick) }

@@ -9,8 +9,8 @@
   @MainActor func refreshScreen() {}
 
   // Wrong: this function is not isolated, so the closure is not either.
-  func negativeControlDialog() -> Alert {
-    let alert = Alert(title: "T")
+  func negativeControlDialog() -> AlertDialog {
+    let alert = AlertDialog(title: "T")
     alert.addButton("OK") { _ in refreshScreen() }
     return alert
   }

@@ -9,7 +9,7 @@
     let shareItem = UIBarButtonItem(barButtonSystemItem: .action) { _ in }
 
     func rename() async throws -> String? {
-      let alert = Alert(title: "Rename", message: nil)
+      let alert = AlertDialog(title: "Rename", message: nil)
       alert.addTextField(placeholder: "Name")
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Rename")
@@ -20,7 +20,7 @@
     }
 
     func share() async throws {
-      let sheet = ActionSheet(
+      let sheet = ActionSheetDialog(
         title: "Share",
         cancelButtonTitle: "Cancel",
         destructiveButtonTitle: nil,

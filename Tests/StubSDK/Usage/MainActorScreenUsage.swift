@@ -39,7 +39,7 @@
     }
 
     func confirmDelete() {
-      let alert = Alert(title: "Delete the photo?")
+      let alert = AlertDialog(title: "Delete the photo?")
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Delete", role: .destructive) { [weak self] _ in self?.deletePhoto() }
       alert.onWillPresent { [weak self] in self?.isShowingDialog = true }
@@ -50,7 +50,7 @@
     }
 
     func choose() async throws {
-      let sheet = ActionSheet(
+      let sheet = ActionSheetDialog(
         title: "Photo",
         cancelButtonTitle: "Cancel",
         destructiveButtonTitle: "Delete",
@@ -65,7 +65,7 @@
     }
 
     func rename() async throws {
-      let alert = Alert(title: "Rename")
+      let alert = AlertDialog(title: "Rename")
       let name = alert.addTextField(placeholder: "Name")
       alert.addButton("Cancel", role: .cancel)
       alert.addButton("Rename") { result in self.title = result.textFieldValues[name] }

@@ -11,7 +11,7 @@ final class SoakExtras: Sendable {
   /// written from every worker at once, they must settle on one value.
   let left = Observed(0, skipsEqualValues: true)
   let right = Observed(0, skipsEqualValues: true)
-  private let bindings = Mutex<[Subscription]>([])
+  private let bindings = Mutex<[HandlerSubscription]>([])
   /// Entered for each real-clock delay, left by its run or by a cancel that won.
   let pendingDelays = DispatchGroup()
   /// Entered for each dialog, left when its `present` returns.
@@ -39,7 +39,7 @@ final class SoakExtras: Sendable {
   /// passes its deadline; a cancelled one never does.
   private func manualClockDelays(using random: inout SeededGenerator) {
     let clock = ManualClock()
-    var work: [(record: HandlerRecord, token: Subscription, cancelled: Bool)] = []
+    var work: [(record: HandlerRecord, token: HandlerSubscription, cancelled: Bool)] = []
     for _ in 0..<Int.random(in: 1...6, using: &random) {
       let record = HandlerRecord(worker: -1, source: -1)
       let capture = Capture(counters)
@@ -91,7 +91,7 @@ final class SoakExtras: Sendable {
   /// button action runs, and `present` returns.
   private func dialog(using random: inout SeededGenerator) {
     let actions = Atomic<Int>(0)
-    let alert = Alert(title: "soak")
+    let alert = AlertDialog(title: "soak")
     alert.addButton("OK") { _ in actions.wrappingAdd(1, ordering: .relaxed) }
     alert.addButton("Cancel", role: .cancel) { _ in actions.wrappingAdd(1, ordering: .relaxed) }
     let steps: [ScriptedPresenter.Step] = [.choose(0), .dismiss, .waitUntilCancelled]

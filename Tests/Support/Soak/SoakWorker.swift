@@ -13,7 +13,7 @@ final class SoakWorker: @unchecked Sendable {
   /// A handler this worker registered and has not ended.
   private struct Live {
     let record: HandlerRecord
-    let subscription: Subscription
+    let subscription: HandlerSubscription
     /// Own sends to its event while it was live: its `ownCalls` must equal this.
     var expected: Int
     /// Checked only for the lifetime rule (a `.queue` handler runs later; a `once` handler may be
@@ -74,7 +74,7 @@ final class SoakWorker: @unchecked Sendable {
     let kind = ownerIndex != nil ? "owner-bound" : bagIndex != nil ? "bagged" : "plain"
     let record = HandlerRecord(worker: index, source: source, kind: kind, counters: counters)
     let capture = Capture(counters)
-    let subscription: Subscription
+    let subscription: HandlerSubscription
     if let ownerIndex {
       if owners[ownerIndex] == nil { owners[ownerIndex] = SoakOwner() }
       let owner = owners[ownerIndex]!

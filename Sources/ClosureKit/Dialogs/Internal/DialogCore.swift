@@ -1,4 +1,4 @@
-/// The state behind every ``Dialog`` (``Alert`` and ``ActionSheet``): the buttons with their actions, the text
+/// The state behind every ``Dialog`` (``AlertDialog`` and ``ActionSheetDialog``): the buttons with their actions, the text
 /// fields, the validation rule, the whole-dialog handler and the lifecycle closures, and the state
 /// machine that makes the answer happen once and releases every closure afterwards.
 final class DialogCore: Sendable {

@@ -52,7 +52,7 @@ package final class FanOutList: HandlerListSource, RegistryHost, @unchecked Send
     on delivery: Delivery,
     site: RegistrationSite,
     _ handler: SourceHandler<Owner, FanOutPayload>
-  ) -> Subscription? {
+  ) -> HandlerSubscription? {
     let (entry, extended): (Entry, ExtendedNode?)
     switch handler {
     case .plain(let handler):

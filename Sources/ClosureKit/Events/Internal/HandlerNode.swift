@@ -43,7 +43,7 @@ enum CancelPhase: UInt8, AtomicRepresentable, Sendable {
 /// the list that holds the node (``HandlerListState/verifyInvariants()`` checks it against the
 /// entries); the rest is immutable.
 @usableFromInline
-class HandlerNode: Subscription, @unchecked Sendable {
+class HandlerNode: HandlerSubscription, @unchecked Sendable {
   /// Whether the handler still runs.
   @usableFromInline final let state = Atomic<HandlerState>(.live)
   /// The handler runs at most once.
@@ -265,7 +265,7 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
     self.removeOneEnded = removeOneEnded
   }
 
-  package final func cancel(_ subscription: Subscription) {
+  package final func cancel(_ subscription: HandlerSubscription) {
     guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
     // Already ended: whoever ended it removes it (a one-shot's send, the owner sweep, `close()`, or
     // another cancel, which this one waits for).
@@ -276,7 +276,7 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
 
   /// Cancels a run of this list's tokens (a bag's) under one lock; see ``HandlerList/remove(_:)``
   /// for the order.
-  package final func cancel(_ subscriptions: ArraySlice<Subscription>) {
+  package final func cancel(_ subscriptions: ArraySlice<HandlerSubscription>) {
     var ended: [HandlerNode] = []
     ended.reserveCapacity(subscriptions.count)
     var others: [HandlerNode] = []
@@ -296,7 +296,7 @@ package class HandlerListSource: SubscriptionSource, @unchecked Sendable {
     for node in others { node.awaitCancel() }
   }
 
-  package final func isCancelled(_ subscription: Subscription) -> Bool {
+  package final func isCancelled(_ subscription: HandlerSubscription) -> Bool {
     guard let node = subscription as? HandlerNode else { failPrecondition("registry: a foreign token") }
     return node.isEnded
   }

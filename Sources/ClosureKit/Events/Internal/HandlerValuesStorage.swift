@@ -85,9 +85,9 @@ final class HandlerValuesFinisher<Element: Sendable>: Sendable {
 @usableFromInline
 final class HandlerValuesLifetime<Element: Sendable>: Sendable {
   let storage: HandlerValuesStorage<Element>
-  let subscription: Subscription
+  let subscription: HandlerSubscription
 
-  init(_ storage: HandlerValuesStorage<Element>, subscription: Subscription) {
+  init(_ storage: HandlerValuesStorage<Element>, subscription: HandlerSubscription) {
     self.storage = storage
     self.subscription = subscription
   }
@@ -142,7 +142,7 @@ final class HandlerValuesBuffer<Element: Sendable> {
 /// A ``HandlerValues`` fed by the handler that `register` registers.
 func handlerValues<Element: Sendable>(
   bufferingPolicy: AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded,
-  register: (_ handler: @escaping @Sendable (Element) -> Void) -> Subscription
+  register: (_ handler: @escaping @Sendable (Element) -> Void) -> HandlerSubscription
 ) -> HandlerValues<Element> {
   let storage = HandlerValuesStorage<Element>(policy: bufferingPolicy)
   let finisher = HandlerValuesFinisher(storage)

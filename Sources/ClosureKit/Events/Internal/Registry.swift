@@ -38,7 +38,7 @@ extension RegistryHost {
     delivery: __owned Delivery,
     site: RegistrationSite,
     handler: @escaping @Sendable (Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let (entry, extended) = makeEntry(tag: tag, once: once, delivery: delivery, handler: handler)
     return register(entry, extended: extended, site: site)
   }
@@ -52,7 +52,7 @@ extension RegistryHost {
     delivery: __owned Delivery,
     site: RegistrationSite,
     handler: @escaping @Sendable (Owner, Payload) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     let (entry, extended) = makeEntry(tag: tag, once: once, owner: owner, delivery: delivery, handler: handler)
     return register(entry, extended: extended, site: site)
   }
@@ -92,7 +92,7 @@ extension RegistryHost {
 
   /// Appends `entry` and returns its node, the token; ends the node instead if the source is gone.
   @inlinable
-  func register(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite) -> Subscription {
+  func register(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite) -> HandlerSubscription {
     let node = entry.node
     let recorded = DiagnosticsSwitch.isEnabled ? site : nil
     let outcome = withRegistry { $0.register(entry, extended: extended, site: recorded) }

@@ -8,7 +8,7 @@ final class SubscriptionGroup: SubscriptionSource {
   /// The state of a group.
   enum State {
     /// The registrations' tokens, none cancelled through the group yet.
-    case active([Subscription])
+    case active([HandlerSubscription])
     /// A caller has taken the parts and is cancelling them; `isAwaited` when another waits for it.
     case cancelling(isAwaited: Bool)
     /// Every part has been cancelled.
@@ -17,24 +17,24 @@ final class SubscriptionGroup: SubscriptionSource {
 
   private let state: Locked<State>
 
-  private init(_ parts: [Subscription]) {
+  private init(_ parts: [HandlerSubscription]) {
     self.state = Locked(.active(parts))
   }
 
   /// One token for `parts`. Dropping it drops their tokens, which does not end them.
-  static func subscription(for parts: [Subscription]) -> Subscription {
-    Subscription(source: SubscriptionGroup(parts), node: nil)
+  static func subscription(for parts: [HandlerSubscription]) -> HandlerSubscription {
+    HandlerSubscription(source: SubscriptionGroup(parts), node: nil)
   }
 
-  func cancel(_ subscription: Subscription) {
-    let taken = state.withLock { state -> [Subscription]? in
+  func cancel(_ subscription: HandlerSubscription) {
+    let taken = state.withLock { state -> [HandlerSubscription]? in
       guard case .active(let parts) = state else { return nil }
       state = .cancelling(isAwaited: false)
       return parts
     }
     guard let taken else { return awaitOtherCanceller() }
     // Outside the lock: cancelling releases the handlers' captures, whose deinit may use this token.
-    CancelGate.runningEffects { Subscription.cancel(taken) }
+    CancelGate.runningEffects { HandlerSubscription.cancel(taken) }
     let wake = state.withLock { state in
       defer { state = .cancelled }
       if case .cancelling(isAwaited: true) = state { return true }
@@ -63,8 +63,8 @@ final class SubscriptionGroup: SubscriptionSource {
   }
 
   /// Cancelled and ended, or every registration has ended (its object or owner is gone).
-  func isCancelled(_ subscription: Subscription) -> Bool {
-    let parts = state.withLock { state -> [Subscription]? in
+  func isCancelled(_ subscription: HandlerSubscription) -> Bool {
+    let parts = state.withLock { state -> [HandlerSubscription]? in
       switch state {
       case .active(let parts): parts
       case .cancelling: nil

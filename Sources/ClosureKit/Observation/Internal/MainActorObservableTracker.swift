@@ -46,7 +46,7 @@ final class MainActorObservableTracker<Root: AnyObject & Sendable, Value: Sendab
 
   /// Arms the first cycle and delivers the initial change if asked.
   @inlinable
-  func start() -> Subscription {
+  func start() -> HandlerSubscription {
     cycle.start { root in arm(root, reread: true) }
   }
 

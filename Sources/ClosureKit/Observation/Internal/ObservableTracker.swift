@@ -115,7 +115,7 @@ final class ObservableTracker<Root: AnyObject & Sendable, Value: Sendable>: Trac
 
   /// Arms the first cycle and delivers the initial change if asked.
   @inlinable
-  func start() -> Subscription {
+  func start() -> HandlerSubscription {
     cycle.start { root in
       let id = state.withLock { state in
         state.armID &+= 1

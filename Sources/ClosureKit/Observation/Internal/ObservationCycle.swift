@@ -85,7 +85,7 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
   /// Starts the observation: `arm` arms the first cycle (where the tracker keeps its arm state)
   /// and returns the value read; the initial change is delivered if asked. Returns the token.
   @inlinable
-  func start(arming arm: (Root) -> Value) -> Subscription {
+  func start(arming arm: (Root) -> Value) -> HandlerSubscription {
     let token = makeToken()
     guard let root else {
       end()
@@ -126,8 +126,8 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
 
   /// A token for this observation.
   @usableFromInline
-  func makeToken() -> Subscription {
-    Subscription(source: self, node: nil)
+  func makeToken() -> HandlerSubscription {
+    HandlerSubscription(source: self, node: nil)
   }
 
   /// Whether the observation has ended.
@@ -156,11 +156,11 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
 
   // MARK: SubscriptionSource
 
-  package func cancel(_ subscription: Subscription) {
+  package func cancel(_ subscription: HandlerSubscription) {
     end()
   }
 
-  package func isCancelled(_ subscription: Subscription) -> Bool {
+  package func isCancelled(_ subscription: HandlerSubscription) -> Bool {
     isEnded || root == nil || isOrphaned
   }
 }

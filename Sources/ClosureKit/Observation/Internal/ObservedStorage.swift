@@ -119,7 +119,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     delivery: Delivery,
     owner: (any AnyObject & Sendable)?,
     handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> Subscription {
+  ) -> HandlerSubscription {
     // The nodes `RegistryHost.add` makes: plain when immediate and without an owner, else extended.
     let extended: ExtendedNode? =
       if let owner {

@@ -2,7 +2,7 @@
 /// closure, plus an optional whole-dialog handler; presented once by any ``DialogPresenter``.
 ///
 /// ```swift
-/// let sheet = ActionSheet(title: "Photo")
+/// let sheet = ActionSheetDialog(title: "Photo")
 /// sheet.addButton("Delete", role: .destructive) { _ in photo.delete() }
 /// sheet.addButton("Share") { _ in photo.share() }
 /// sheet.addButton("Cancel", role: .cancel)
@@ -13,7 +13,7 @@
 /// then the others, the cancel button last.
 ///
 /// ```swift
-/// let sheet = ActionSheet(
+/// let sheet = ActionSheetDialog(
 ///   title: "Photo", cancelButtonTitle: "Cancel", destructiveButtonTitle: "Delete",
 ///   otherButtonTitles: "Share", "Print"
 /// ) { index in print("chose", index) }   // Delete 0, Share 1, Print 2, Cancel 3
@@ -22,14 +22,14 @@
 /// > Important: Thread-safe. Every closure runs once, in the isolation of the place it is written,
 /// > in the order and on the terms ``Dialog`` states. A sheet has no text fields: the
 /// > ``DialogResult/textFieldValues`` of its answer are empty.
-public typealias ActionSheet = Dialog<ActionSheetStyle>
+public typealias ActionSheetDialog = Dialog<ActionSheetStyle>
 
 extension Dialog where Style == ActionSheetStyle {
   /// Creates an action sheet in the classic UIActionSheet form: one handler that receives the
   /// chosen button's index.
   ///
   /// ```swift
-  /// let sheet = ActionSheet(
+  /// let sheet = ActionSheetDialog(
   ///   title: nil, cancelButtonTitle: "Cancel", destructiveButtonTitle: "Erase", otherButtonTitles: "Copy"
   /// ) { index in print(index) }   // Erase 0, Copy 1, Cancel 2
   /// ```
@@ -66,3 +66,12 @@ extension Dialog where Style == ActionSheetStyle {
   /// The index of the first destructive button, if there is one.
   public var destructiveButtonIndex: Int? { core.firstButtonIndex(role: .destructive) }
 }
+
+#if !canImport(SwiftUI)
+  /// The name ``ActionSheetDialog`` had before 0.1.0.
+  ///
+  /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
+  /// imports ClosureKit and SwiftUI could not write `ActionSheet`, which SwiftUI also declares.
+  @available(*, deprecated, renamed: "ActionSheetDialog")
+  public typealias ActionSheet = ActionSheetDialog
+#endif

@@ -5,7 +5,7 @@
 /// Build it button by button, each button with its action:
 ///
 /// ```swift
-/// let alert = Alert(title: "Save changes?", message: "Your edits are not saved yet.")
+/// let alert = AlertDialog(title: "Save changes?", message: "Your edits are not saved yet.")
 /// alert.addButton("Cancel", role: .cancel)
 /// alert.addButton("Save") { _ in document.save() }
 /// alert.addButton("Discard", role: .destructive) { _ in document.discard() }
@@ -16,7 +16,7 @@
 /// from 1, as UIAlertView numbers them):
 ///
 /// ```swift
-/// let alert = Alert(title: "Save changes?", cancelButtonTitle: "Cancel", otherButtonTitles: "Save", "Discard") {
+/// let alert = AlertDialog(title: "Save changes?", cancelButtonTitle: "Cancel", otherButtonTitles: "Save", "Discard") {
 ///   index in print("chose", index)
 /// }
 /// ```
@@ -26,14 +26,14 @@
 /// > Important: Thread-safe. Every closure runs once, in the isolation of the place it is written,
 /// > in the order and on the terms ``Dialog`` states. The validation rules are the exception: the
 /// > presenter calls them on its own thread, as the text changes.
-public typealias Alert = Dialog<AlertStyle>
+public typealias AlertDialog = Dialog<AlertStyle>
 
 extension Dialog where Style == AlertStyle {
   /// Creates an alert in the classic UIAlertView form: one handler that receives the chosen
   /// button's index.
   ///
   /// ```swift
-  /// let alert = Alert(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
+  /// let alert = AlertDialog(title: "Delete?", cancelButtonTitle: "Keep", otherButtonTitles: "Delete") { index in
   ///   if index == 1 { delete() }
   /// }
   /// ```
@@ -109,7 +109,7 @@ extension Dialog where Style == AlertStyle {
   /// `shouldEnableFirstOtherButton`. Every other button, destructive ones included, stays enabled.
   ///
   /// ```swift
-  /// let share = Alert(title: "Share link")
+  /// let share = AlertDialog(title: "Share link")
   /// share.addTextField(placeholder: "Address")
   /// share.addButton("Cancel", role: .cancel)
   /// share.addButton("Send") { result in print("send to", result.textFieldValues[0]) }
@@ -127,3 +127,12 @@ extension Dialog where Style == AlertStyle {
     core.setValidation(rule, for: .firstOther, function: "enableFirstOtherButton(when:)")
   }
 }
+
+#if !canImport(SwiftUI)
+  /// The name ``AlertDialog`` had before 0.1.0.
+  ///
+  /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
+  /// imports ClosureKit and SwiftUI could not write `Alert`, which SwiftUI also declares.
+  @available(*, deprecated, renamed: "AlertDialog")
+  public typealias Alert = AlertDialog
+#endif

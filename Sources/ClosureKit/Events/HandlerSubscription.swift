@@ -2,7 +2,7 @@ import Synchronization
 
 /// A token that removes one registered handler.
 ///
-/// Every registration in ClosureKit returns a `Subscription`. Dropping it does **not** end the
+/// Every registration in ClosureKit returns a `HandlerSubscription`. Dropping it does **not** end the
 /// handler (as with UIKit's `addAction(_:for:)`); keep it only to remove the handler later, or put
 /// it in a ``SubscriptionBag`` to tie several handlers to one lifetime.
 ///
@@ -15,7 +15,7 @@ import Synchronization
 /// You can also wrap your own clean-up in a subscription:
 ///
 /// ```swift
-/// let subscription = Subscription { print("cleaned up") }
+/// let subscription = HandlerSubscription { print("cleaned up") }
 /// ```
 ///
 /// > Important: `cancel()` is idempotent and may be called from any thread, also from inside the
@@ -23,7 +23,7 @@ import Synchronization
 /// > including deliveries already queued on a `DispatchQueue`; a call already running on another
 /// > thread may finish. Two threads cancelling at once both return only once the handler has
 /// > ended and its captures are released.
-public class Subscription: @unchecked Sendable, Hashable {
+public class HandlerSubscription: @unchecked Sendable, Hashable {
   // @unchecked Sendable: its one stored property is immutable and `Sendable`; a subclass states its
   // own invariant (`HandlerNode`, the node of every registry: `Event`, `ControlActions`, `Observed`).
   //
@@ -53,7 +53,7 @@ public class Subscription: @unchecked Sendable, Hashable {
   /// Creates a subscription that runs `onCancel` once, the first time it is cancelled.
   ///
   /// ```swift
-  /// let subscription = Subscription { connection.close() }
+  /// let subscription = HandlerSubscription { connection.close() }
   /// subscription.store(in: bag)
   /// ```
   ///
@@ -108,7 +108,7 @@ public class Subscription: @unchecked Sendable, Hashable {
     bag.insert(self)
   }
 
-  public static func == (lhs: Subscription, rhs: Subscription) -> Bool {
+  public static func == (lhs: HandlerSubscription, rhs: HandlerSubscription) -> Bool {
     lhs === rhs
   }
 
@@ -117,28 +117,28 @@ public class Subscription: @unchecked Sendable, Hashable {
   }
 }
 
-/// What a ``Subscription`` talks to: the event, control, timer or other source that owns the
+/// What a ``HandlerSubscription`` talks to: the event, control, timer or other source that owns the
 /// registration. `package` so that ClosureKit's other modules can build their own sources.
 package protocol SubscriptionSource: AnyObject, Sendable {
   /// Ends the registration of `subscription`, one of this source's tokens. Idempotent.
-  func cancel(_ subscription: Subscription)
+  func cancel(_ subscription: HandlerSubscription)
   /// Whether the registration of `subscription` has ended.
-  func isCancelled(_ subscription: Subscription) -> Bool
+  func isCancelled(_ subscription: HandlerSubscription) -> Bool
   /// Ends the registrations of `subscriptions`, every one of them this source's, as `cancel(_:)`
   /// would one by one, in order; a source may end them in one critical section.
-  func cancel(_ subscriptions: ArraySlice<Subscription>)
+  func cancel(_ subscriptions: ArraySlice<HandlerSubscription>)
 }
 
 extension SubscriptionSource {
-  package func cancel(_ subscriptions: ArraySlice<Subscription>) {
+  package func cancel(_ subscriptions: ArraySlice<HandlerSubscription>) {
     for subscription in subscriptions { cancel(subscription) }
   }
 }
 
-extension Subscription {
+extension HandlerSubscription {
   /// Cancels `subscriptions` in order, each run of tokens of one source in one call to it (an
   /// event ends a run under one lock).
-  static func cancel(_ subscriptions: [Subscription]) {
+  static func cancel(_ subscriptions: [HandlerSubscription]) {
     // Tokens and sources are read in place: no retain and release per token.
     subscriptions.withUnsafeBufferPointer { tokens in
       func source(at index: Int) -> ObjectIdentifier { ObjectIdentifier(tokens[index].source) }
@@ -157,7 +157,7 @@ extension Subscription {
   }
 }
 
-/// The source behind ``Subscription/init(onCancel:)``: runs a closure once.
+/// The source behind ``HandlerSubscription/init(onCancel:)``: runs a closure once.
 ///
 /// The closure goes `pending` → `running` (one caller has taken it) → `done`; a second caller
 /// waits for the first (``CancelGate``), and `isCancelled` reads `true` once it has run.
@@ -178,7 +178,7 @@ final class ClosureSubscriptionSource: SubscriptionSource {
     self.state = Locked(.pending(onCancel))
   }
 
-  func cancel(_ subscription: Subscription) {
+  func cancel(_ subscription: HandlerSubscription) {
     let action = state.withLock { state -> (@Sendable () -> Void)? in
       guard case .pending(let action) = state else { return nil }
       state = .running(isAwaited: false)
@@ -207,7 +207,17 @@ final class ClosureSubscriptionSource: SubscriptionSource {
     CancelGate.wait { state.withLock { if case .running = $0 { true } else { false } } }
   }
 
-  func isCancelled(_ subscription: Subscription) -> Bool {
+  func isCancelled(_ subscription: HandlerSubscription) -> Bool {
     state.withLock { if case .done = $0 { true } else { false } }
   }
 }
+
+#if !canImport(Combine)
+  /// The name ``HandlerSubscription`` had before 0.1.0.
+  ///
+  /// Kept only where Combine cannot be imported (Linux, Windows): on Apple platforms a file that
+  /// imports ClosureKit and Combine (as every SwiftUI file does) could not write `Subscription`,
+  /// which Combine also declares, so there the old name is gone.
+  @available(*, deprecated, renamed: "HandlerSubscription")
+  public typealias Subscription = HandlerSubscription
+#endif
