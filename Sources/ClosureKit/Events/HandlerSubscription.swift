@@ -179,13 +179,18 @@ final class ClosureSubscriptionSource: SubscriptionSource {
   }
 
   func cancel(_ subscription: HandlerSubscription) {
-    let action = state.withLock { state -> (@Sendable () -> Void)? in
+    // The one reference to the closure: run and released inside the effects scope, so a cancel
+    // from its captures' deinits (released with it) does not wait for this one.
+    var pending = state.withLock { state -> (@Sendable () -> Void)? in
       guard case .pending(let action) = state else { return nil }
       state = .running(isAwaited: false)
       return action
     }
-    guard let action else { return awaitOtherCanceller() }
-    CancelGate.runningEffects { withExtendedLifetime(consume action) { $0() } }
+    guard pending != nil else { return awaitOtherCanceller() }
+    CancelGate.runningEffects {
+      pending?()
+      pending = nil
+    }
     let wake = state.withLock { state in
       defer { state = .done }
       if case .running(isAwaited: true) = state { return true }
