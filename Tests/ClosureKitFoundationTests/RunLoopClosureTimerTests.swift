@@ -213,9 +213,7 @@ private func descriptorsLeftInAChildProcess(ending: TimerEnding) async -> Int? {
 /// hand back (`#expect(processExitsWith:)` returns `nil` when the condition fails). The suite counts
 /// descriptors, which the plain and AddressSanitizer runs of `.ci/run` check; the timers' thread
 /// rules are checked under ThreadSanitizer by the other timer suites.
-@Suite(
-  .enabled(if: canCountDescriptors, "counts open descriptors in /proc/self/fd, which only Linux has"),
-  .disabled(if: isUnderThreadSanitizer, "a child exits with a ThreadSanitizer report now and then (see above)"))
+@Suite(.enabled(if: canCountDescriptors, "counts open descriptors in /proc/self/fd, which only Linux has"))
 struct RunLoopClosureTimerDescriptorTests {
   @Test(.exitTest, .timeLimit(.minutes(2)))
   func aTimerInvalidatedOnAThreadThatExitsLeavesNoDescriptorOpen() async {

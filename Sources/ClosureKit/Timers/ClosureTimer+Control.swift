@@ -55,7 +55,9 @@ extension ClosureTimer {
   /// ```
   ///
   /// > Important: Runs through the timer's delivery: with ``Delivery/immediate`` synchronously on
-  /// > the calling thread. Does nothing on an invalid timer.
+  /// > the calling thread. Does nothing on an invalid timer, nor on one whose last call (of its
+  /// > `repeatCount`) is already committed; a call it commits starts unless the timer is
+  /// > invalidated first.
   public func fire() {
     // Read before locking, as in `isValid`.
     guard !isOrphaned else { return }

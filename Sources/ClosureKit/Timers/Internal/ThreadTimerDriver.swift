@@ -5,7 +5,7 @@ import Dispatch
 ///
 /// The thread starts on the first arming and lives as long as the process (the standard clocks'
 /// schedulers are global). `arm` only stores the deadline and signals the semaphore; the thread
-/// calls `fireDue()` with no lock held.
+/// calls `fireDue()` outside every lock.
 ///
 /// `@unchecked Sendable`: the mutable state is in a `Locked`; the semaphore is thread-safe.
 final class ThreadTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {

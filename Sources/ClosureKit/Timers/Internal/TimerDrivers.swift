@@ -66,7 +66,8 @@ final class TaskTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable 
   }
 
   /// A task that sleeps until `deadline`, then fires the scheduler's due timers.
-  private func makeTask(waking scheduler: TimerScheduler, at deadline: Duration, leeway: Duration) -> Task<Void, Never> {
+  private func makeTask(waking scheduler: TimerScheduler, at deadline: Duration, leeway: Duration) -> Task<Void, Never>
+  {
     let wake = origin.advanced(by: deadline)
     return Task { [clock] in
       do {
