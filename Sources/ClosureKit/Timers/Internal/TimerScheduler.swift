@@ -26,6 +26,10 @@ package protocol TimerSchedulerProviding {
 /// A scheduled timer is held strongly by the state's heap, which is why a scheduled timer with no
 /// other reference keeps running.
 ///
+/// Lock order: `state`, then the clock's own lock (`driver.now()` on a `ManualClock`); `armOrder`,
+/// then the driver's own lock. `state` and `armOrder` are never held together, and neither is held
+/// while a handler runs or a reference the state dropped is released.
+///
 /// `@unchecked Sendable`: `state` and `armOrder` are locks; `driver` is `Sendable`.
 package final class TimerScheduler: @unchecked Sendable {
   /// Reads the clock and wakes the scheduler.
