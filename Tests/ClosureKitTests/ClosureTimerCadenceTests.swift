@@ -110,17 +110,6 @@ import Testing
     clock.advance(by: .seconds(3))
     #expect(calls.value == 0)
   }
-
-  // MARK: Lock rule
-
-  #if DEBUG
-    @Test(.exitTest) func aTimerTransitionOutsideTheSchedulersLockStopsADebugBuild() async {
-      await #expect(processExitsWith: .failure) {
-        let timer = ClosureTimer(.after(.seconds(1)), clock: ManualClock()) { _ in }
-        _ = timer.end()
-      }
-    }
-  #endif
 }
 
 /// `ClosureTimer.onMainActor`: the same cadences and owners, with `@MainActor` closures that need

@@ -71,7 +71,7 @@ extension Dialog where Style == ActionSheetStyle {
   /// The name ``ActionSheetDialog`` had before 0.1.0.
   ///
   /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
-  /// imports ClosureKit and SwiftUI could not write `ActionSheet`, which SwiftUI also declares.
+  /// imports ClosureKit and SwiftUI could not write `ActionSheetDialog`, which SwiftUI also declares.
   @available(*, deprecated, renamed: "ActionSheetDialog")
-  public typealias ActionSheet = ActionSheetDialog
+  public typealias ActionSheetDialog = ActionSheetDialog
 #endif

@@ -132,7 +132,7 @@ extension Dialog where Style == AlertStyle {
   /// The name ``AlertDialog`` had before 0.1.0.
   ///
   /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
-  /// imports ClosureKit and SwiftUI could not write `Alert`, which SwiftUI also declares.
+  /// imports ClosureKit and SwiftUI could not write `AlertDialog`, which SwiftUI also declares.
   @available(*, deprecated, renamed: "AlertDialog")
-  public typealias Alert = AlertDialog
+  public typealias AlertDialog = AlertDialog
 #endif

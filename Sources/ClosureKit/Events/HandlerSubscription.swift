@@ -221,8 +221,8 @@ final class ClosureSubscriptionSource: SubscriptionSource {
   /// The name ``HandlerSubscription`` had before 0.1.0.
   ///
   /// Kept only where Combine cannot be imported (Linux, Windows): on Apple platforms a file that
-  /// imports ClosureKit and Combine (as every SwiftUI file does) could not write `Subscription`,
+  /// imports ClosureKit and Combine (as every SwiftUI file does) could not write `HandlerSubscription`,
   /// which Combine also declares, so there the old name is gone.
   @available(*, deprecated, renamed: "HandlerSubscription")
-  public typealias Subscription = HandlerSubscription
+  public typealias HandlerSubscription = HandlerSubscription
 #endif

@@ -13,14 +13,8 @@ extension ClosureTimer {
   /// > Important: Does nothing on a timer that is already started, paused or invalid. Once started,
   /// > the scheduler holds the timer until it ends.
   public func start() {
-    scheduler.withLock { state in
-      guard phase == .idle else { return }
-      anchor = scheduler.driver.now()
-      nextTick = 1
-      deadline = anchor + period
-      phase = .scheduled
-      scheduler.insert(self, state: &state)
-    }
+    let now = scheduler.driver.now()
+    scheduler.apply(scheduler.withState { $0.schedule(id, self, now: now) })
   }
 
   /// Stops the timer for good and releases its handler. Idempotent; safe from inside the handler.
@@ -35,12 +29,7 @@ extension ClosureTimer {
   /// > queued on a `DispatchQueue`; a call already running on another thread may finish. What the
   /// > handler captured is released when no running call holds it any more.
   public func invalidate() {
-    let released = scheduler.withLock { state in
-      guard phase != .invalid else { return handler }
-      scheduler.remove(self, state: &state)
-      return end()
-    }
-    withExtendedLifetime(released) {}  // released after the lock
+    scheduler.apply(scheduler.withState { $0.invalidate(id) })
   }
 
   /// Whether the timer can still call its handler: not invalidated, not finished, owner alive.
@@ -54,7 +43,7 @@ extension ClosureTimer {
     // Read before locking: the owner's last reference may be dropped while this read holds it,
     // and its deinit (which may invalidate this timer) must not run under the lock.
     guard !isOrphaned else { return false }
-    return scheduler.withLock { _ in phase != .invalid }
+    return scheduler.withState { $0.records[id]!.phase != .invalid }
   }
 
   /// Runs the handler now, out of schedule. A one-shot timer is then invalid; a repeating one keeps
@@ -66,21 +55,15 @@ extension ClosureTimer {
   /// ```
   ///
   /// > Important: Runs through the timer's delivery: with ``Delivery/immediate`` synchronously on
-  /// > the calling thread. Does nothing on an invalid timer.
+  /// > the calling thread. Does nothing on an invalid timer, nor on one whose last call (of its
+  /// > `repeatCount`) is already committed; a call it commits starts unless the timer is
+  /// > invalidated first.
   public func fire() {
     // Read before locking, as in `isValid`.
     guard !isOrphaned else { return }
-    let job = scheduler.withLock { state -> (@Sendable () -> Void)? in
-      guard phase != .invalid, phase != .finishing else { return nil }
-      committedCalls += 1
-      let isFinal = callLimit.map { committedCalls >= $0 } ?? false
-      if isFinal {
-        scheduler.remove(self, state: &state)
-        phase = .finishing
-      }
-      return makeCall(skipped: 0, isFinal: isFinal)
-    }
-    if let job { delivery.execute(job) }
+    guard let fired = scheduler.withState({ $0.fire(id) }) else { return }
+    scheduler.apply(fired.released)
+    delivery.execute(makeCall(skipped: 0, reportsEnd: fired.reportsEnd))
   }
 
   /// Stops the ticks until ``resume()``, keeping the timer's phase: on resume every later deadline
@@ -96,11 +79,8 @@ extension ClosureTimer {
   /// > call already queued on another delivery still runs. Does nothing unless the timer is
   /// > scheduled.
   public func pause() {
-    scheduler.withLock { state in
-      guard phase == .scheduled else { return }
-      scheduler.remove(self, state: &state)
-      phase = .paused(at: scheduler.driver.now())
-    }
+    let now = scheduler.driver.now()
+    scheduler.apply(scheduler.withState { $0.pause(id, now: now) })
   }
 
   /// Restarts a paused timer; its next tick is due as late as the pause lasted.
@@ -111,13 +91,7 @@ extension ClosureTimer {
   ///
   /// > Important: Does nothing unless the timer is paused.
   public func resume() {
-    scheduler.withLock { state in
-      guard case .paused(let pausedAt) = phase else { return }
-      let shift = scheduler.driver.now() - pausedAt
-      anchor += shift
-      deadline += shift
-      phase = .scheduled
-      scheduler.insert(self, state: &state)
-    }
+    let now = scheduler.driver.now()
+    scheduler.apply(scheduler.withState { $0.resume(id, self, now: now) })
   }
 }

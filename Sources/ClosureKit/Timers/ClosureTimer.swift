@@ -36,60 +36,20 @@
 /// repeating timer, or a `repeatCount` below 1 stops the program with a message that names the
 /// argument, in release builds too.
 public final class ClosureTimer: @unchecked Sendable {
-  // @unchecked Sendable: the `let`s are immutable and `Sendable`; every `var` below is read and
-  // written only under the lock of `scheduler` (another object's lock: a timer's state and its
-  // place in the scheduler's heap change together), taken through `TimerScheduler.withLock`. The
-  // transitions that rely on it (`end()`, `tick(at:state:)`, the heap's insert and remove) check
-  // it in debug builds with `TimerScheduler.assertLocked()`.
+  // @unchecked Sendable: every stored property is a `let` of a `Sendable` type (`owner` a weak
+  // `let`, loaded atomically). The timer's mutable state is its record in `scheduler`'s
+  // `TimerSchedulerState`, reached by `id` and changed only by that state's transitions.
 
-  /// Where the timer is in its life.
-  enum Phase: Equatable {
-    /// Created with `init`, not started yet.
-    case idle
-    /// In the scheduler's heap, waiting for `deadline`.
-    case scheduled
-    /// Paused at the given clock offset; out of the heap.
-    case paused(at: Duration)
-    /// Its last call is on its way to the handler; out of the heap.
-    case finishing
-    /// Invalidated: no call starts any more.
-    case invalid
-  }
-
-  /// The heap and clock this timer runs on; its lock guards every `var` of the timer (see above).
+  /// The heap and clock this timer runs on; its state holds this timer's record.
   let scheduler: TimerScheduler
-  /// The repeat interval, or the delay of a one-shot timer.
-  let period: Duration
-  /// Whether the timer repeats.
-  let isRepeating: Bool
-  /// How late the scheduler may wake up for this timer, to save wake-ups.
-  let tolerance: Duration
-  /// The number of calls after which the timer ends; `nil`: no limit.
-  let callLimit: Int?
+  /// The index of this timer's record in the scheduler's state.
+  let id: Int
   /// Where the handler runs.
   let delivery: Delivery
   /// Whether the timer was made with an owner.
   let isOwnerBound: Bool
   /// The owner of an owner-bound timer, held weakly.
   weak let owner: (any AnyObject & Sendable)?
-
-  /// The handler; `nil` once the timer is invalid, so what it captured is released.
-  var handler: (@Sendable (ClosureTimer) -> Void)?
-  var phase = Phase.idle
-  /// Tick *n* is due at `anchor + n * period`: the start, moved by the time spent paused.
-  var anchor = Duration.zero
-  /// The index of the next tick.
-  var nextTick: Int64 = 1
-  /// The deadline of the next tick while scheduled.
-  var deadline = Duration.zero
-  /// The position in the scheduler's heap; -1 when not in it.
-  var heapIndex = -1
-  /// Calls committed so far (scheduled ticks and `fire()`), counted against `callLimit`.
-  var committedCalls = 0
-  /// Calls that have started.
-  var startedCalls = 0
-  /// Ticks coalesced into the call that started last.
-  var skippedTicks = 0
 
   /// Creates a stopped timer on `scheduler`: the one body behind every public initialiser, with
   /// `owner` (held weakly) for the owner variants and `nil` for the others. Checks `cadence`.
@@ -101,15 +61,20 @@ public final class ClosureTimer: @unchecked Sendable {
     _ handler: @escaping @Sendable (ClosureTimer) -> Void
   ) {
     cadence.validate()
+    let config = TimerSchedulerState.Config(
+      period: cadence.period, isRepeating: cadence.isRepeating, tolerance: cadence.tolerance,
+      callLimit: cadence.callLimit, isImmediate: delivery.isImmediate)
     self.scheduler = scheduler
-    self.period = cadence.period
-    self.isRepeating = cadence.isRepeating
-    self.tolerance = cadence.tolerance
-    self.callLimit = cadence.callLimit
+    self.id = scheduler.withState { $0.register(config, handler: handler) }
     self.delivery = delivery
     self.isOwnerBound = owner != nil
     self.owner = owner
-    self.handler = handler
+  }
+
+  deinit {
+    // Never under the scheduler's lock: the state returns every reference to a timer it drops.
+    let handler = scheduler.withState { $0.unregister(id) }
+    withExtendedLifetime(handler) {}  // released after the lock
   }
 
   /// Creates a stopped timer; ``start()`` schedules its first call one delay or interval after the
@@ -243,8 +208,8 @@ public final class ClosureTimer: @unchecked Sendable {
   /// if timer.isPaused { timer.resume() }
   /// ```
   public var isPaused: Bool {
-    scheduler.withLock { _ in
-      if case .paused = phase { return true }
+    scheduler.withState { state in
+      if case .paused = state.records[id]!.phase { return true }
       return false
     }
   }
@@ -255,7 +220,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// ClosureTimer.schedule(.every(.seconds(1))) { timer in print("call", timer.fireCount) }
   /// ```
   public var fireCount: Int {
-    scheduler.withLock { _ in startedCalls }
+    scheduler.withState { $0.records[id]!.startedCalls }
   }
 
   /// The number of ticks coalesced into the latest call beyond the one it stands for: 0 when the
@@ -270,7 +235,7 @@ public final class ClosureTimer: @unchecked Sendable {
   /// > Important: Set just before each call starts, so the handler reads its own call's count.
   /// > With a delivery that runs calls of one timer concurrently, read it at the top of the handler.
   public var skippedTickCount: Int {
-    scheduler.withLock { _ in skippedTicks }
+    scheduler.withState { $0.records[id]!.skippedTicks }
   }
 
   /// The instant of the timer's clock at which the next tick is due; `nil` unless scheduled.
@@ -283,8 +248,9 @@ public final class ClosureTimer: @unchecked Sendable {
   ///
   /// Cast it to the clock's `Instant` type (`ContinuousClock.Instant` by default).
   public var nextDeadline: (any InstantProtocol<Duration>)? {
-    scheduler.withLock { _ in
-      phase == .scheduled ? scheduler.driver.instant(at: deadline) : nil
+    let deadline = scheduler.withState { state in
+      state.records[id]!.phase == .scheduled ? state.records[id]!.deadline : nil
     }
+    return deadline.map { scheduler.driver.instant(at: $0) }
   }
 }

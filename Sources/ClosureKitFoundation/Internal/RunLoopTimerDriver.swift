@@ -1,6 +1,5 @@
 import ClosureKit
 import Foundation
-import Synchronization
 
 /// Wakes the scheduler of one RunLoop-scheduled ``ClosureTimer`` with one Foundation `Timer` in
 /// that run loop and mode: the timer's handler runs on the run loop's thread, and only while the
@@ -20,21 +19,28 @@ import Synchronization
 ///   release callback), so the block, and whatever it holds, is never freed on Linux. The relay is
 ///   what is left of it: a few bytes, no scheduler, no run loop.
 ///
-/// `@unchecked Sendable`: `timer` is read and written under the scheduler's lock only; `runLoop`
-/// is a weak reference, loaded atomically and only used through `add(_:forMode:)`; the Foundation
-/// timer is used only through `fireDate`, `tolerance` and `invalidate()`, which lock inside
-/// CoreFoundation (probed on Linux: a fire date moved or a timer added from another thread wakes a
-/// waiting run loop).
+/// The scheduler calls ``arm(at:leeway:for:)`` outside its own lock, one call at a time, in the
+/// order its state asked for them; the Foundation calls (and the release of a replaced timer and
+/// its relay) run after `state`'s lock.
+///
+/// `@unchecked Sendable`: `state` is a lock; `runLoop` is a weak reference, loaded atomically and
+/// only used through `add(_:forMode:)`; the Foundation timer is used only through `fireDate`,
+/// `tolerance` and `invalidate()`, which lock inside CoreFoundation (probed on Linux: a fire date
+/// moved or a timer added from another thread wakes a waiting run loop).
 final class RunLoopTimerDriver: TimerDriver, @unchecked Sendable {
+  struct State {
+    /// The Foundation timer, made on the first arming; `nil` when disarmed.
+    var timer: Timer?
+    /// The Foundation timer's way to the scheduler; emptied when disarmed.
+    var relay: RunLoopTimerRelay?
+  }
+
   /// The run loop to add the Foundation timer to; `nil` once its thread has exited and it is gone.
   weak var runLoop: RunLoop?
   let mode: RunLoop.Mode
   let clock = ContinuousClock()
   let origin: ContinuousClock.Instant
-  /// The Foundation timer, made on the first arming; `nil` when disarmed.
-  var timer: Timer?
-  /// The Foundation timer's way to the scheduler; emptied when disarmed.
-  var relay: RunLoopTimerRelay?
+  let state = Locked(State())
 
   init(runLoop: RunLoop, mode: RunLoop.Mode) {
     self.runLoop = runLoop
@@ -52,15 +58,17 @@ final class RunLoopTimerDriver: TimerDriver, @unchecked Sendable {
 
   func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
     guard let deadline else {
+      let (timer, relay) = state.withLock { state in
+        defer { state = State() }
+        return (state.timer, state.relay)
+      }
       timer?.invalidate()
-      timer = nil
       relay?.empty()
-      relay = nil
       return
     }
     let delay = deadline - now()
     let fireDate = Date(timeIntervalSinceNow: max(delay.seconds, 0))
-    if let timer {
+    if let timer = state.withLock({ $0.timer }) {
       timer.tolerance = leeway.seconds
       timer.fireDate = fireDate
       return
@@ -70,8 +78,7 @@ final class RunLoopTimerDriver: TimerDriver, @unchecked Sendable {
     let relay = RunLoopTimerRelay(scheduler)
     let timer = Timer(fire: fireDate, interval: 1e9, repeats: true) { _ in relay.fire() }
     timer.tolerance = leeway.seconds
-    self.timer = timer
-    self.relay = relay
+    state.withLock { $0 = State(timer: timer, relay: relay) }
     runLoop.add(timer, forMode: mode)
   }
 }
@@ -79,12 +86,16 @@ final class RunLoopTimerDriver: TimerDriver, @unchecked Sendable {
 /// What a Foundation timer's block holds instead of the scheduler itself: the scheduler while the
 /// timer is armed, nothing once it is disarmed. While armed it keeps the scheduler (and so every
 /// timer in its heap) alive, as a scheduled Foundation timer keeps its target.
-final class RunLoopTimerRelay: Sendable {
+///
+/// `@unchecked Sendable`: its one stored property is a lock.
+final class RunLoopTimerRelay: @unchecked Sendable {
   /// The scheduler to wake; `nil` once disarmed.
-  private let scheduler: Mutex<TimerScheduler?>
+  /// Behind ClosureKit's `Locked` (a `pthread_mutex_t` on Linux), not `Synchronization.Mutex`,
+  /// whose contended futex path ThreadSanitizer does not see as synchronisation (see `ManualClock`).
+  private let scheduler: Locked<TimerScheduler?>
 
   init(_ scheduler: TimerScheduler) {
-    self.scheduler = Mutex(scheduler)
+    self.scheduler = Locked(scheduler)
   }
 
   /// Fires the scheduler's due timers, unless disarmed.
@@ -92,10 +103,11 @@ final class RunLoopTimerRelay: Sendable {
     scheduler.withLock { $0 }?.fireDue()
   }
 
-  /// Drops the scheduler; later fires do nothing. Called under the scheduler's lock by the
-  /// scheduler itself, so this is never its last reference.
+  /// Drops the scheduler; later fires do nothing. Called by the scheduler's own arming, so this is
+  /// never its last reference; the reference is released after this relay's lock.
   func empty() {
-    scheduler.withLock { $0 = nil }
+    let scheduler = scheduler.withLock { $0.take() }
+    withExtendedLifetime(scheduler) {}
   }
 }
 

@@ -4,8 +4,8 @@ import Dispatch
 /// earliest deadline: one thread switch per wake-up, no thread busy while nothing is due.
 ///
 /// The thread starts on the first arming and lives as long as the process (the standard clocks'
-/// schedulers are global). `arm` only stores the deadline and signals the semaphore, so it is
-/// cheap under the scheduler's lock; the thread calls `fireDue()` with no lock held.
+/// schedulers are global). `arm` only stores the deadline and signals the semaphore; the thread
+/// calls `fireDue()` outside every lock.
 ///
 /// `@unchecked Sendable`: the mutable state is in a `Locked`; the semaphore is thread-safe.
 final class ThreadTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {

@@ -51,17 +51,25 @@ class ClockTimerDriver<C: Clock>: TimerDriver, @unchecked Sendable where C.Durat
 /// Wakes a scheduler on a clock ClosureKit does not know, with `clock.sleep(until:)` in a task that
 /// is replaced whenever the earliest deadline changes. One such scheduler per timer.
 ///
-/// `@unchecked Sendable`: `task` is read and written under the scheduler's lock only.
+/// `@unchecked Sendable`: `task` is a lock.
 final class TaskTimerDriver<C: Clock>: ClockTimerDriver<C>, @unchecked Sendable where C.Duration == Duration {
-  /// The sleeping task; read and written under the scheduler's lock only.
-  var task: Task<Void, Never>?
+  /// The sleeping task.
+  let task = Locked<Task<Void, Never>?>(nil)
 
   override func arm(at deadline: Duration?, leeway: Duration, for scheduler: TimerScheduler) {
-    task?.cancel()
-    task = nil
-    guard let deadline else { return }
+    let replacement = deadline.map { makeTask(waking: scheduler, at: $0, leeway: leeway) }
+    let previous = task.withLock { task in
+      defer { task = replacement }
+      return task
+    }
+    previous?.cancel()  // after the lock: cancelling runs the clock's cancellation handler
+  }
+
+  /// A task that sleeps until `deadline`, then fires the scheduler's due timers.
+  private func makeTask(waking scheduler: TimerScheduler, at deadline: Duration, leeway: Duration) -> Task<Void, Never>
+  {
     let wake = origin.advanced(by: deadline)
-    task = Task { [clock] in
+    return Task { [clock] in
       do {
         try await clock.sleep(until: wake, tolerance: leeway == .zero ? nil : leeway)
       } catch {
