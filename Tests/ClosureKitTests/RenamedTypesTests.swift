@@ -8,15 +8,15 @@ import Testing
     @available(*, deprecated, message: "tests the deprecated spellings")
     @Test func theOldTypeNamesStillCompileAndAreTheNewTypes() async throws {
       let event = Event<Int>()
-      let token: HandlerSubscription = event.addHandler { _ in }
+      let token: Subscription = event.addHandler { _ in }
       let renamed: HandlerSubscription = token  // the same type: no conversion
       #expect(renamed === token)
       token.cancel()
       #expect(event.handlerCount == 0)
 
-      let alert = AlertDialog(title: "Old name", cancelButtonTitle: "OK") { _ in }
+      let alert = Alert(title: "Old name", cancelButtonTitle: "OK") { _ in }
       #expect(type(of: alert) == AlertDialog.self)
-      let sheet = ActionSheetDialog(title: "Old name")
+      let sheet = ActionSheet(title: "Old name")
       #expect(type(of: sheet) == ActionSheetDialog.self)
       let result = try await alert.present(on: ScriptedPresenter([.choose(0)]))
       #expect(result.index == 0)

@@ -73,5 +73,5 @@ extension Dialog where Style == ActionSheetStyle {
   /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
   /// imports ClosureKit and SwiftUI could not write `ActionSheetDialog`, which SwiftUI also declares.
   @available(*, deprecated, renamed: "ActionSheetDialog")
-  public typealias ActionSheetDialog = ActionSheetDialog
+  public typealias ActionSheet = ActionSheetDialog
 #endif

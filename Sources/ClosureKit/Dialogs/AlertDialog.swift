@@ -134,5 +134,5 @@ extension Dialog where Style == AlertStyle {
   /// Kept only where SwiftUI cannot be imported (Linux, Windows): on Apple platforms a file that
   /// imports ClosureKit and SwiftUI could not write `AlertDialog`, which SwiftUI also declares.
   @available(*, deprecated, renamed: "AlertDialog")
-  public typealias AlertDialog = AlertDialog
+  public typealias Alert = AlertDialog
 #endif

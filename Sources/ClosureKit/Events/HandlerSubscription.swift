@@ -224,5 +224,5 @@ final class ClosureSubscriptionSource: SubscriptionSource {
   /// imports ClosureKit and Combine (as every SwiftUI file does) could not write `HandlerSubscription`,
   /// which Combine also declares, so there the old name is gone.
   @available(*, deprecated, renamed: "HandlerSubscription")
-  public typealias HandlerSubscription = HandlerSubscription
+  public typealias Subscription = HandlerSubscription
 #endif
