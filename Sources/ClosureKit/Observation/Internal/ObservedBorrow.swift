@@ -77,16 +77,8 @@ extension ObservedState {
     single = nil
     guard borrowed else { return box }
     borrowed = false
-    switch phase.load(ordering: .acquiring) {
-    case .idle:
-      return box  // its thread has left: the borrow has ended
-    case .delivering:
-      // Make the delivering thread leave under the lock, unless it has just left.
-      guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
-      else { return box }
-    case .queued:
-      break
-    }
+    // Parked for the delivering thread, unless it has just left (the borrow has ended).
+    guard queueBehindDeliverer(phase) else { return box }
     retired.append(box)
     return nil
   }
