@@ -83,7 +83,7 @@ extension ObservedState {
     guard borrowed else { return box }
     borrowed = false
     // Parked for the delivering thread, unless it has just left (the borrow has ended).
-    guard queueBehindDeliverer(phase) else { return box }
+    guard Self.queueBehindDeliverer(phase) else { return box }
     retired.append(box)
     return nil
   }

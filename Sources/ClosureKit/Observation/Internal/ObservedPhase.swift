@@ -42,10 +42,12 @@ enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
 
 extension ObservedState {
   // Under the lock: these are transitions of the state, which only exists inside the box's lock.
+  // Static, not methods of the state: a method called on the state a lock body holds `inout`
+  // copied the whole state (a retain and a release of each of its collections) in every write.
 
   /// The phase, read under the lock.
   @inlinable @inline(__always)
-  func currentPhase(_ phase: borrowing Atomic<DeliveryPhase>) -> DeliveryPhase {
+  static func currentPhase(_ phase: borrowing Atomic<DeliveryPhase>) -> DeliveryPhase {
     phase.load(ordering: .acquiring)
   }
 
@@ -62,7 +64,7 @@ extension ObservedState {
   /// is queued or parked for it. `false` if it has just left (its compare-and-swap won: the phase
   /// is `idle`); already `queued` is `true`.
   @inlinable @inline(__always)
-  func queueBehindDeliverer(_ phase: borrowing Atomic<DeliveryPhase>) -> Bool {
+  static func queueBehindDeliverer(_ phase: borrowing Atomic<DeliveryPhase>) -> Bool {
     switch phase.load(ordering: .acquiring) {
     case .idle:
       return false
@@ -78,7 +80,7 @@ extension ObservedState {
 
   /// `queued` -> `idle`: the delivering thread leaves, under the lock, nothing left for it.
   @inlinable
-  func endDelivering(_ phase: borrowing Atomic<DeliveryPhase>) {
+  static func endDelivering(_ phase: borrowing Atomic<DeliveryPhase>) {
     assert(phase.load(ordering: .relaxed) == .queued, "Observed: a leave under the lock, not queued")
     phase.store(.idle, ordering: .releasing)
   }
@@ -86,7 +88,7 @@ extension ObservedState {
   /// `queued` -> `delivering`: the delivering thread took the last queued change, so that its next
   /// leave needs no lock.
   @inlinable
-  func resumeDelivering(_ phase: borrowing Atomic<DeliveryPhase>) {
+  static func resumeDelivering(_ phase: borrowing Atomic<DeliveryPhase>) {
     assert(phase.load(ordering: .relaxed) == .queued, "Observed: resumed, not queued")
     phase.store(.delivering, ordering: .relaxed)
   }

@@ -159,13 +159,13 @@ struct ObservedState<Value: Sendable> {
   /// appends the change to ``pending`` before the lock is released.
   @inlinable @inline(__always)
   mutating func schedule(by me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
-    switch currentPhase(phase) {
+    switch Self.currentPhase(phase) {
     case .idle:
       break
     case .delivering:
       if deliverer == me { return .deliver }
       // Queued for the delivering thread, unless it has just left.
-      if queueBehindDeliverer(phase) { return .queue }
+      if Self.queueBehindDeliverer(phase) { return .queue }
     case .queued:
       // Queued changes, or only a parked box (ObservedBorrow.swift): a handler's write is still
       // delivered at once when no change waits.
@@ -197,7 +197,7 @@ struct ObservedState<Value: Sendable> {
     let parked = retired
     if !retired.isEmpty { retired = [] }
     guard hasPending, let first = pending[pendingHead] else {
-      endDelivering(phase)
+      Self.endDelivering(phase)
       return (nil, parked)
     }
     pending[pendingHead] = nil
@@ -213,7 +213,7 @@ struct ObservedState<Value: Sendable> {
     if !hasPending {
       pending.removeAll(keepingCapacity: pending.count <= 64)
       pendingHead = 0
-      resumeDelivering(phase)
+      Self.resumeDelivering(phase)
     }
     assert(verifyInvariants(phase: phase))
     return (taken, parked)
@@ -257,7 +257,7 @@ struct ObservedState<Value: Sendable> {
   /// Returns `true`, so that it can stand in an `assert`.
   @inlinable
   func verifyInvariants(phase: borrowing Atomic<DeliveryPhase>) -> Bool {
-    let current = currentPhase(phase)
+    let current = Self.currentPhase(phase)
     precondition(
       (hasPending || !retired.isEmpty) == (current == .queued),
       "Observed: changes queued or handlers parked, but not in the queued phase")

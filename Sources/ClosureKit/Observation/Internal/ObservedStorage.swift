@@ -147,7 +147,8 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func registerObserver(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite?) -> Subscription {
     let node = entry.node
     let initial = entry.tag.contains(.initial)
-    let recorded = DiagnosticsSwitch.isEnabled ? site : nil
+    // `observe` has no site: it does not read the switch.
+    let recorded = site.flatMap { DiagnosticsSwitch.isEnabled ? $0 : nil }
     let me = currentThreadHandle
     let registration = gate.withLock { state in
       state.register(entry, extended: extended, site: recorded, initial: initial, by: me, phase: phase)
