@@ -83,7 +83,14 @@ extension ObservedState {
     guard borrowed else { return box }
     borrowed = false
     // Parked for the delivering thread, unless it has just left (the borrow has ended).
-    guard Self.queueBehindDeliverer(phase) else { return box }
+    switch Self.currentPhase(phase) {
+    case .idle:
+      return box
+    case .delivering:
+      guard Self.queueBehindDeliverer(phase) else { return box }
+    case .queued:
+      break
+    }
     retired.append(box)
     return nil
   }

@@ -61,21 +61,14 @@ extension ObservedState {
   }
 
   /// `delivering` -> `queued`, so that the delivering thread leaves under the lock and takes what
-  /// is queued or parked for it. `false` if it has just left (its compare-and-swap won: the phase
-  /// is `idle`); already `queued` is `true`.
+  /// is queued or parked for it; the caller read `delivering`. `false` if it has just left (its
+  /// compare-and-swap won: the phase is `idle`).
   @inlinable @inline(__always)
   static func queueBehindDeliverer(_ phase: borrowing Atomic<DeliveryPhase>) -> Bool {
-    switch phase.load(ordering: .acquiring) {
-    case .idle:
-      return false
-    case .queued:
-      return true
-    case .delivering:
-      let (exchanged, found) = phase.compareExchange(
-        expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing)
-      assert(exchanged || found == .idle, "Observed: the phase left delivering under the lock")
-      return exchanged
-    }
+    let (exchanged, found) = phase.compareExchange(
+      expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing)
+    assert(exchanged || found == .idle, "Observed: the phase left delivering under the lock")
+    return exchanged
   }
 
   /// `queued` -> `idle`: the delivering thread leaves, under the lock, nothing left for it.
