@@ -47,8 +47,18 @@ final class TypedDismissRequestHandler<Presented: AnyObject>: DismissRequestHand
   }
 
   override func run(_ presented: AnyObject) -> Bool {
-    handler(unsafeDowncast(presented, to: Presented.self))
+    handler(Self.cast(presented))
     return true
+  }
+
+  /// The presented object as its type. Checked: a handler is stored only on an object of its
+  /// `Presented` type (``DismissRequesting/onDismissRequest(_:)`` registers it on `self`), and
+  /// ``DismissRequesting/requestDismiss()`` hands it that object; anything else traps.
+  static func cast(_ presented: AnyObject) -> Presented {
+    guard let presented = presented as? Presented else {
+      failPrecondition("DismissRequesting: a dismiss request handler run with an object of another type")
+    }
+    return presented
   }
 }
 
@@ -70,7 +80,7 @@ final class OwnedDismissRequestHandler<Owner: AnyObject & Sendable, Presented: A
 
   override func run(_ presented: AnyObject) -> Bool {
     guard let owner else { return false }
-    handler(owner, unsafeDowncast(presented, to: Presented.self))
+    handler(owner, TypedDismissRequestHandler<Presented>.cast(presented))
     return true
   }
 }

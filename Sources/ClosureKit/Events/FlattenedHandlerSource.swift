@@ -1,5 +1,5 @@
-/// A source whose store knows neither owners nor one-shot handlers (an `Observed` box, an
-/// `@Observable` tracker): it adds one plain closure, and this protocol
+/// A source whose store knows neither owners nor one-shot handlers (an `@Observable` tracker, the
+/// fields of an `Observed` box): it adds one plain closure, and this protocol
 /// writes ``HandlerSource/register(once:on:file:line:_:)`` once for all of them, binding the owner
 /// and the one call with `SourceHandler.registerFlattened(once:_:)`.
 package protocol FlattenedHandlerSource: HandlerSource {

@@ -30,8 +30,8 @@ public final class NoOwner: Sendable {
 }
 
 extension SourceHandler {
-  /// For a source whose store knows neither owners nor one-shot handlers (an `Observed` box, an
-  /// `@Observable` tracker): calls `add` with the owner to record (if any)
+  /// For a source whose store knows neither owners nor one-shot handlers (an `@Observable`
+  /// tracker, the fields of an `Observed` box): calls `add` with the owner to record (if any)
   /// and one plain closure that checks the owner weakly and, when `once`, claims the one call and
   /// cancels the returned token before running the handler.
   package func registerFlattened(

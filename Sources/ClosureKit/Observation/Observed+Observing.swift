@@ -34,7 +34,7 @@ extension Observed {
   ///
   /// > Important: Holds the box strongly; registrations follow the rules of ``HandlerSource`` and of
   /// > ``Observed/observe(options:on:_:)-(_,Delivery,_)``.
-  public struct Observing: FlattenedHandlerSource {
+  public struct Observing: HandlerSource {
     /// Each call reports a change of the box's value.
     ///
     /// ```swift
@@ -49,11 +49,41 @@ extension Observed {
     /// What each registration reports.
     let options: ObservationOptions
 
-    /// Adds one observer of the box: the store behind `FlattenedHandlerSource`'s `register`.
+    /// Registers one observer of the box in its registry, which keeps `once` and the owner itself
+    /// (the nodes of every registry host).
+    ///
+    /// ```swift
+    /// let count = Observed(0)
+    /// let token = count.observing().register(once: true, on: .immediate, file: #fileID, line: #line, SourceHandler<NoOwner, Change<Int>>.plain { print($0.newValue!) })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - once: Whether the handler ends after its first callback (prior and initial included).
+    ///   - delivery: Where the handler runs.
+    ///   - file: The `#fileID` of the registration, for `HandlerDiagnostics`.
+    ///   - line: The `#line` of the registration.
+    ///   - handler: The closure, with its owner if it has one.
+    /// - Returns: A token that removes the handler; dropping it does not.
+    ///
+    /// > Important: The rules of ``Observed/observe(options:on:_:)-(_,Delivery,_)``; call
+    /// > `addHandler` or `once` instead.
     ///
     /// - Complexity: O(n) in the number of observers.
-    package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
-      box.storage.add(options: options, delivery: added.delivery, owner: added.owner, handler: added.handler)
+    public func register<Owner: AnyObject & Sendable>(
+      once: Bool,
+      on delivery: consuming Delivery,
+      file: StaticString,
+      line: UInt,
+      _ handler: consuming SourceHandler<Owner, Payload>
+    ) -> HandlerSubscription {
+      let site = RegistrationSite(fileID: file, line: line)
+      switch consume handler {
+      case .plain(let handler):
+        return box.storage.add(options: options, once: once, delivery: delivery, site: site, handler: handler)
+      case .owned(let owner, let handler):
+        return box.storage.add(
+          options: options, once: once, owner: owner, delivery: delivery, site: site, handler: handler)
+      }
     }
   }
 }

@@ -176,7 +176,7 @@ public final class Observed<Value: Sendable>: Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> HandlerSubscription {
-    storage.add(options: options, delivery: delivery, owner: nil, handler: handler)
+    storage.add(options: options, once: false, delivery: delivery, site: nil, handler: handler)
   }
 
   /// The number of handlers that have not ended.

@@ -103,11 +103,18 @@ extension Observed {
     package func addFlattened(_ added: FlattenedRegistration<Payload>) -> HandlerSubscription {
       let report = report
       let handler = added.handler
+      let fields: @Sendable (Change<Value>) -> Void = { change in
+        report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
+      }
+      // The owner is recorded by the registry (its node, swept when the owner goes); the handler
+      // already checks it, and claims a `once` call for the first changed field, not the first
+      // change of the box (which may change none of the fields).
+      guard let owner = added.owner else {
+        return box.storage.add(options: options, once: false, delivery: added.delivery, site: nil, handler: fields)
+      }
       return box.storage.add(
-        options: options, delivery: added.delivery, owner: added.owner,
-        handler: { change in
-          report(change) { keyPath, fieldChange in handler(FieldChange(keyPath: keyPath, change: fieldChange)) }
-        })
+        options: options, once: false, owner: owner, delivery: added.delivery, site: nil,
+        handler: { _, change in fields(change) })
     }
   }
 }

@@ -27,8 +27,8 @@ struct HandlerListState<Payload, Tag> {
   /// Where the live handlers were registered, for those registered while diagnostics were on
   /// (`DiagnosticsSwitch`); empty otherwise.
   @usableFromInline var sites: [ObjectIdentifier: RegistrationSite] = [:]
-  /// Counts the changes of the set of handlers (each append, removal and close), so that two
-  /// snapshots with the same version hold the same handlers.
+  /// Counts the changes of the handlers (each append, removal and close) and of their tags (each
+  /// `updateTags`), so that two snapshots with the same version hold the same handlers and tags.
   @usableFromInline var version = 0
 
   @inlinable init() {}

@@ -245,6 +245,9 @@ extension RegistryHost {
   @inlinable
   func updateTags(_ body: (inout Tag) -> Bool) {
     let garbage = withRegistry { state -> (Entry?, [Entry?]) in
+      // A change of the handlers' tags is a change of the registry: a snapshot or a cache of the
+      // old tags (an `Observed` box's single observer) must not pass for the current one.
+      state.version &+= 1
       // Collected first, removed after the loop (a removal may compact the entries); the first in
       // a variable of its own, so that the common removal of one handler allocates nothing.
       var first: HandlerNode?

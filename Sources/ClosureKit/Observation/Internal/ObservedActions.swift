@@ -1,26 +1,5 @@
-// What the transitions of an `Observed` box's state (`ObservedState`) return, and who delivers:
-// the values a thread acts on after the lock.
-
-public import Synchronization
-
-/// Who delivers an `Observed` box's callbacks, in an `Atomic<UInt8>` of the box's storage: the one
-/// piece of its state that a thread changes without the lock (the delivering thread leaving when
-/// nothing was queued, the write fast path), so it is read and set with atomic operations also
-/// under the lock.
-///
-/// - `idle`: nobody delivers. Only a thread holding the lock leaves it (becoming the delivering
-///   thread, ``ObservedState/deliverer``).
-/// - `delivering`: a thread delivers and nothing is queued. The delivering thread leaves it without
-///   the lock, to `idle` by a compare-and-swap; a writer holding the lock, to `queued` by one: the
-///   one that fails sees the other's result.
-/// - `queued`: a thread delivers and changes are queued for it (`ObservedState.pending`). Left only
-///   under the lock.
-@usableFromInline
-enum DeliveryPhase: UInt8, AtomicRepresentable, Sendable {
-  case idle
-  case delivering
-  case queued
-}
+// What the transitions of an `Observed` box's state (`ObservedState`) return: the values a thread
+// acts on after the lock.
 
 /// One change for the observers of a box: a write, or a registration's initial callback.
 ///

@@ -1,26 +1,31 @@
 // The write fast path of an `Observed` box: the one place it calls a handler without holding a
 // reference to it (a borrow).
 //
-// Why: a write to one observer is the hot path (its budget is 2× a stored closure call), and
-// copying the handler out of the registry for its call costs a retain and a release of what it
-// captured, a fifth of the write. So the first write that finds exactly one plain observer puts
-// its handler in a box that the state keeps (`ObservedState.single`), and each write borrows the
-// box: the delivering thread calls it through `Unmanaged._withUnsafeGuaranteedRef`.
+// Why: a write to one observer is the hot path (its budget, DESIGN.md: 3× a stored property write
+// plus one closure call, the `observed-write` guard row), and copying the handler out of the
+// registry for its call costs a retain and a release of what it captured, a large share of the
+// write. So the first write that finds exactly one plain observer puts its handler and node in a
+// box that the state keeps (`ObservedState.single`), and each write borrows the box: the
+// delivering thread calls it through `Unmanaged._withUnsafeGuaranteedRef`. The call re-checks the
+// node first (`callIfLive`), so that after `cancel()` returns no call starts, as on every path.
 //
 // Invariants that make it safe:
 // - the box is held strongly by the state, from its making until a change of the registry drops
-//   it (every change: `ObservedStorage.withRegistry`, which every removal goes through, and
-//   `ObservedState.register`), so the box never outlives the registration's place in the
-//   registry by more than the drop, and the state holds it while a write reads it;
+//   it. A change is a change of `HandlerListState.version`, which every transition of the registry
+//   bumps (append, removal, close, `updateTags`); `ObservedStorage.withRegistry`, which every
+//   change other than a registration goes through, compares it, and `ObservedState.register`
+//   drops the box itself. So the box never outlives the registration's place in the registry by
+//   more than the drop, and the state holds it while a write reads it;
 // - a borrow is taken under the lock, only by the delivering thread (`DeliveryPhase` not `idle`)
 //   and only when no other borrow is outstanding (`borrowed`), and ends when that thread leaves
 //   (after its call has returned);
 // - a box dropped while borrowed is *parked* in `ObservedState.retired` and the phase moved to
-//   `queued`, so that the delivering thread leaves under the lock, where it takes what was parked
-//   and releases it after the lock; if the phase is already `idle`, the borrow has ended and the
-//   box is released after the lock at once;
+//   `queued` (`ObservedPhase.swift`), so that the delivering thread leaves under the lock, where it
+//   takes what was parked and releases it after the lock; if the phase is already `idle`, the
+//   borrow has ended and the box is released after the lock at once;
 // - `verifyInvariants(phase:)` checks that the phase is `queued` whenever something is parked, and
-//   that a box exists only while the registry holds one entry.
+//   that a box exists only while the registry holds one entry, and is that entry's (its node, its
+//   options). `ObservedBorrowTests` and `ObservedRegistryModelTests` drive these paths.
 
 public import Synchronization
 
@@ -77,13 +82,12 @@ extension ObservedState {
     single = nil
     guard borrowed else { return box }
     borrowed = false
-    switch phase.load(ordering: .acquiring) {
+    // Parked for the delivering thread, unless it has just left (the borrow has ended).
+    switch Self.currentPhase(phase) {
     case .idle:
-      return box  // its thread has left: the borrow has ended
+      return box
     case .delivering:
-      // Make the delivering thread leave under the lock, unless it has just left.
-      guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
-      else { return box }
+      guard Self.queueBehindDeliverer(phase) else { return box }
     case .queued:
       break
     }

@@ -13,8 +13,8 @@ public import Synchronization
 /// another's, and no writer waits for another writer's handlers. A write made by a handler on the
 /// delivering thread is delivered at once (depth-first) when nothing is queued, else queued.
 ///
-/// Who delivers is the ``DeliveryPhase`` the transitions are handed (`phase`) and, while it is not
-/// `idle`, ``deliverer``.
+/// Who delivers is the ``DeliveryPhase`` the transitions are handed (`phase`; its protocol, and
+/// every change of it, is in `ObservedPhase.swift`) and, while it is not `idle`, ``deliverer``.
 ///
 /// Invariants (``verifyInvariants(phase:)``, asserted after every transition while the box has few
 /// observers):
@@ -22,8 +22,8 @@ public import Synchronization
 ///   from `pendingHead` on holds a change;
 /// - `modifier != nil` exactly while `modifyDepth > 0`;
 /// - `shownValue != nil` only while `shownBy == sequence` (no later write replaced it);
-/// - a box for the single observer (``single``) exists only while the registry holds one entry, and
-///   boxes are parked (``retired``) only in the `queued` phase (see `ObservedBorrow.swift`);
+/// - a box for the single observer (``single``) exists only while the registry holds one entry, it
+///   is that entry's (same node, same options), and boxes are parked (``retired``) only in the `queued` phase (see `ObservedBorrow.swift`);
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
 @usableFromInline
 struct ObservedState<Value: Sendable> {
@@ -138,13 +138,14 @@ struct ObservedState<Value: Sendable> {
   mutating func register(
     _ entry: __owned Entry,
     extended: ExtendedNode?,
+    site: RegistrationSite?,
     initial: Bool,
     by me: Int,
     phase: borrowing Atomic<DeliveryPhase>
   ) -> ObservedRegistration<Value> {
     defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
     let isPrior = entry.tag.contains(.prior)
-    let outcome = registry.register(entry, extended: extended, site: nil)
+    let outcome = registry.register(entry, extended: extended, site: site)
     let dropped = dropSingle(phase: phase)
     guard outcome.isAppended else { return ObservedRegistration(outcome, dropped: dropped) }
     if isPrior { priorRegistrations += 1 }
@@ -163,28 +164,19 @@ struct ObservedState<Value: Sendable> {
   /// appends the change to ``pending`` before the lock is released.
   @inlinable @inline(__always)
   mutating func schedule(by me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
-    switch phase.load(ordering: .acquiring) {
+    switch Self.currentPhase(phase) {
     case .idle:
-      return become(me, phase: phase)
+      break
     case .delivering:
       if deliverer == me && !isInPrior { return .deliver }
-      // Queued for the delivering thread, unless it has just left (its compare-and-swap won).
-      guard phase.compareExchange(expected: .delivering, desired: .queued, ordering: .acquiringAndReleasing).exchanged
-      else { return become(me, phase: phase) }
+      // Queued for the delivering thread, unless it has just left.
+      if Self.queueBehindDeliverer(phase) { return .queue }
     case .queued:
       // Queued changes, or only a parked box (ObservedBorrow.swift): a handler's write is still
       // delivered at once when no change waits.
-      if deliverer == me && !hasPending && !isInPrior { return .deliver }
+      return deliverer == me && !hasPending && !isInPrior ? .deliver : .queue
     }
-    return .queue
-  }
-
-  /// Makes thread `me` the delivering thread (the phase is `idle`).
-  @inlinable @inline(__always)
-  mutating func become(_ me: Int, phase: borrowing Atomic<DeliveryPhase>) -> ObservedStep {
-    deliverer = me
-    borrowed = false
-    phase.store(.delivering, ordering: .relaxed)
+    enterDelivering(me, phase: phase)
     return .deliverAndLeave
   }
 
@@ -210,7 +202,7 @@ struct ObservedState<Value: Sendable> {
     let parked = retired
     if !retired.isEmpty { retired = [] }
     guard hasPending, let first = pending[pendingHead] else {
-      phase.store(.idle, ordering: .releasing)
+      Self.endDelivering(phase)
       return (nil, parked)
     }
     pending[pendingHead] = nil
@@ -226,7 +218,7 @@ struct ObservedState<Value: Sendable> {
     if !hasPending {
       pending.removeAll(keepingCapacity: pending.count <= 64)
       pendingHead = 0
-      phase.store(.delivering, ordering: .relaxed)
+      Self.resumeDelivering(phase)
     }
     assert(verifyInvariants(phase: phase))
     return (taken, parked)
@@ -271,7 +263,7 @@ struct ObservedState<Value: Sendable> {
   /// Returns `true`, so that it can stand in an `assert`.
   @inlinable
   func verifyInvariants(phase: borrowing Atomic<DeliveryPhase>) -> Bool {
-    let current = phase.load(ordering: .relaxed)
+    let current = Self.currentPhase(phase)
     precondition(
       (hasPending || !retired.isEmpty) == (current == .queued),
       "Observed: changes queued or handlers parked, but not in the queued phase")
@@ -280,7 +272,12 @@ struct ObservedState<Value: Sendable> {
       pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
-    precondition(single == nil || registry.entries.count == 1, "Observed: a single box with other observers")
+    if let single {
+      precondition(
+        registry.entries.count == 1 && single.node === registry.entries[0].node,
+        "Observed: the single box is not the one entry's")
+      precondition(singleOptions == registry.entries[0].tag, "Observed: the single box's options are stale")
+    }
     return registry.verifyInvariants()
   }
 }

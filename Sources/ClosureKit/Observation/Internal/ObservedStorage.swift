@@ -111,44 +111,55 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   // MARK: Registration
 
-  /// Registers an observer; delivers the initial change first when asked (or queues it, in its
-  /// place among the writes). Inlinable, so that a client makes the entry of its value type.
+  /// Registers an observer without an owner (``RegistryHost/makeEntry(tag:once:delivery:handler:)``,
+  /// then ``registerObserver(_:extended:site:)``).
   @inlinable
   func add(
     options: ObservationOptions,
-    delivery: Delivery,
-    owner: (any AnyObject & Sendable)?,
+    once: Bool,
+    delivery: __owned Delivery,
+    site: RegistrationSite?,
     handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> HandlerSubscription {
-    // The nodes `RegistryHost.add` makes: plain when immediate and without an owner, else extended.
-    let extended: ExtendedNode? =
-      if let owner {
-        makeOwnedNode(owner, delivery: delivery)
-      } else if delivery.isImmediate {
-        nil
-      } else {
-        ExtendedNode(source: self, isOnce: false, delivery: delivery)
-      }
-    let node = extended ?? HandlerNode(source: self, isOnce: false, isPlain: true)
-    let entry = Entry(node: node, tag: options, handler: handler)
+    let (entry, extended) = makeEntry(tag: options, once: once, delivery: delivery, handler: handler)
+    return registerObserver(entry, extended: extended, site: site)
+  }
+
+  /// Registers an observer bound to `owner`: the registry's one owner binding
+  /// (``RegistryHost/makeEntry(tag:once:owner:delivery:handler:)``).
+  @inlinable
+  func add<Owner: AnyObject & Sendable>(
+    options: ObservationOptions,
+    once: Bool,
+    owner: Owner,
+    delivery: __owned Delivery,
+    site: RegistrationSite?,
+    handler: @escaping @Sendable (Owner, Change<Value>) -> Void
+  ) -> HandlerSubscription {
+    let (entry, extended) = makeEntry(tag: options, once: once, owner: owner, delivery: delivery, handler: handler)
+    return registerObserver(entry, extended: extended, site: site)
+  }
+
+  /// The registration of every observer: ``RegistryHost/register(_:extended:site:)`` with the
+  /// box's state, so that the initial callback (when the options ask for it) is scheduled in the
+  /// same critical section, in its place among the writes; delivered first, or queued.
+  @inlinable
+  func registerObserver(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite?) -> HandlerSubscription {
+    let node = entry.node
+    let initial = entry.tag.contains(.initial)
+    // `observe` has no site: it does not read the switch.
+    let recorded = site.flatMap { DiagnosticsSwitch.isEnabled ? $0 : nil }
     let me = currentThreadHandle
     let registration = gate.withLock { state in
-      state.register(entry, extended: extended, initial: options.contains(.initial), by: me, phase: phase)
+      state.register(entry, extended: extended, site: recorded, initial: initial, by: me, phase: phase)
     }
     withExtendedLifetime(registration.dropped) {}  // released after the lock
-    finish(registration.outcome, of: node, extended: extended, site: nil)
-    if let initial = registration.initial {
-      deliver(initial)
+    finish(registration.outcome, of: node, extended: extended, site: recorded)
+    if let change = registration.initial {
+      deliver(change)
       if registration.step == .deliverAndLeave { leave(me) }
     }
     return node
-  }
-
-  /// The node of an observer with `owner`, which it holds weakly (the handler already checks it:
-  /// the node records it for the owner sweep).
-  @usableFromInline
-  func makeOwnedNode<Owner: AnyObject & Sendable>(_ owner: Owner, delivery: Delivery) -> ExtendedNode {
-    OwnedNode(source: self, isOnce: false, owner: owner, delivery: delivery)
   }
 
   /// The number of observers that have not ended.
@@ -183,9 +194,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// queued (``DeliveryPhase``); else delivers the queued changes first (``deliverQueued(_:)``).
   @inlinable @inline(__always)
   func leave(_ me: Int) {
-    if phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
-      return
-    }
+    if leaveWithoutLock() { return }
     deliverQueued(me)
   }
 
@@ -193,7 +202,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// none is left, then leaves.
   @inlinable @inline(never)
   func deliverQueued(_ me: Int) {
-    while !phase.compareExchange(expected: .delivering, desired: .idle, ordering: .acquiringAndReleasing).exchanged {
+    while !leaveWithoutLock() {
       let (next, parked) = gate.withLock { $0.leave(me, phase: phase) }
       withExtendedLifetime(parked) {}  // released after the lock
       guard let next else { return }
