@@ -144,7 +144,8 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// box's state, so that the initial callback (when the options ask for it) is scheduled in the
   /// same critical section, in its place among the writes; delivered first, or queued.
   @inlinable
-  func registerObserver(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite?) -> HandlerSubscription {
+  func registerObserver(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite?) -> HandlerSubscription
+  {
     let node = entry.node
     let initial = entry.tag.contains(.initial)
     // `observe` has no site: it does not read the switch.
