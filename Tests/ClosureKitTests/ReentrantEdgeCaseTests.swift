@@ -12,7 +12,8 @@ import Testing
   @Test func aWriteFromAPriorCallbackIsDeliveredAfterTheChangeItInterrupted() {
     let box = Observed(1)
     let seen = Recorder<String>()
-    box.observe(options: [.prior, .old, .new]) { change in
+    // The observer captures its box (a cycle the lifetime rule keeps): cancelled at the end.
+    let writer = box.observe(options: [.prior, .old, .new]) { change in
       if change.isPrior {
         seen.append("prior \(change.oldValue!)")
         if change.oldValue == 1 { box.value = 5 }
@@ -20,6 +21,7 @@ import Testing
         seen.append("\(change.oldValue!)→\(change.newValue!)")
       }
     }
+    defer { writer.cancel() }
     let other = Recorder<String>()
     box.observe(options: [.old, .new]) { other.append("\($0.oldValue!)→\($0.newValue!)") }
     box.value = 2
@@ -35,7 +37,8 @@ import Testing
     let seen = Recorder<String>()
     let release = Gate()
     let holding = Gate()
-    box.observe(options: [.prior, .old, .new]) { change in
+    // The observer captures its box (a cycle the lifetime rule keeps): cancelled at the end.
+    let writer = box.observe(options: [.prior, .old, .new]) { change in
       if change.isPrior {
         seen.append("prior \(change.oldValue!)")
         if change.oldValue == 1 { box.value = 5 }
@@ -47,6 +50,7 @@ import Testing
         }
       }
     }
+    defer { writer.cancel() }
     // The first write's thread delivers and holds in its post callback while another thread's
     // write (1 → 2) is queued behind it; that change's prior callback writes 5.
     let firstWrite = Gate()
