@@ -13,7 +13,8 @@ let package = Package(
     .executable(name: "closurekit-demo", targets: ["closurekit-demo"]),
   ],
   targets: [
-    .target(name: "ClosureKit"),
+    // The registry's map for maintainers sits beside its code; it is not a resource.
+    .target(name: "ClosureKit", exclude: ["Events/Internal/README.md"]),
     .target(
       name: "ClosureKitFoundation",
       dependencies: ["ClosureKit", .target(name: "CLibXML2", condition: .when(platforms: [.linux]))]

@@ -71,7 +71,7 @@ where Kind.Element == Kind {
       once: false,
       delivery: delivery,
       site: RegistrationSite(fileID: file, line: line),
-      handler: action
+      SourceHandler<NoOwner, Payload>.plain(action)
     )
   }
 

@@ -92,28 +92,3 @@ final class OneShot: Sendable {
     return token
   }
 }
-
-extension HandlerList {
-  /// Registers `handler` with `tag`: the one place a registry-backed source (``Event``,
-  /// ``ControlActions``) turns a ``SourceHandler`` into a registry entry.
-  ///
-  /// The handler is an owned parameter switched on as a whole, so its closure and owner move into
-  /// the entry: taken from a field of a struct, the switch copied them (a retain and a release each,
-  /// 25 ns of an add + cancel of 70). Always inlined, so that the enum the caller built is known
-  /// here and the switch folds away.
-  @inlinable @inline(__always)
-  func add<Owner: AnyObject & Sendable>(
-    tag: Tag,
-    once: Bool,
-    delivery: __owned Delivery,
-    site: RegistrationSite,
-    _ handler: __owned SourceHandler<Owner, Payload>
-  ) -> HandlerSubscription {
-    switch handler {
-    case .plain(let handler):
-      return add(tag: tag, once: once, delivery: delivery, site: site, handler: handler)
-    case .owned(let owner, let handler):
-      return add(tag: tag, once: once, owner: owner, delivery: delivery, site: site, handler: handler)
-    }
-  }
-}

@@ -77,13 +77,7 @@ extension Observed {
       _ handler: consuming SourceHandler<Owner, Payload>
     ) -> HandlerSubscription {
       let site = RegistrationSite(fileID: file, line: line)
-      switch consume handler {
-      case .plain(let handler):
-        return box.storage.add(options: options, once: once, delivery: delivery, site: site, handler: handler)
-      case .owned(let owner, let handler):
-        return box.storage.add(
-          options: options, once: once, owner: owner, delivery: delivery, site: site, handler: handler)
-      }
+      return box.storage.add(tag: options, once: once, delivery: delivery, site: site, handler)
     }
   }
 }

@@ -176,7 +176,8 @@ public final class Observed<Value: Sendable>: Sendable {
     on delivery: Delivery = .immediate,
     _ handler: @escaping @Sendable (Change<Value>) -> Void
   ) -> HandlerSubscription {
-    storage.add(options: options, once: false, delivery: delivery, site: nil, handler: handler)
+    storage.add(
+      tag: options, once: false, delivery: delivery, site: nil, SourceHandler<NoOwner, Change<Value>>.plain(handler))
   }
 
   /// The number of handlers that have not ended.

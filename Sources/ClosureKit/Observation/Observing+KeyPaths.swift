@@ -110,11 +110,12 @@ extension Observed {
       // already checks it, and claims a `once` call for the first changed field, not the first
       // change of the box (which may change none of the fields).
       guard let owner = added.owner else {
-        return box.storage.add(options: options, once: false, delivery: added.delivery, site: nil, handler: fields)
+        return box.storage.add(
+          tag: options, once: false, delivery: added.delivery, site: nil,
+          SourceHandler<NoOwner, Change<Value>>.plain(fields))
       }
       return box.storage.add(
-        options: options, once: false, owner: owner, delivery: added.delivery, site: nil,
-        handler: { _, change in fields(change) })
+        tag: options, once: false, delivery: added.delivery, site: nil, .owned(owner) { _, change in fields(change) })
     }
   }
 }

@@ -53,20 +53,11 @@ package final class FanOutList: HandlerListSource, RegistryHost, @unchecked Send
     site: RegistrationSite,
     _ handler: SourceHandler<Owner, FanOutPayload>
   ) -> HandlerSubscription? {
-    let (entry, extended): (Entry, ExtendedNode?)
-    switch handler {
-    case .plain(let handler):
-      (entry, extended) = makeEntry(tag: (), once: once, delivery: delivery, handler: handler)
-    case .owned(let owner, let handler):
-      (entry, extended) = makeEntry(tag: (), once: once, owner: owner, delivery: delivery, handler: handler)
-    }
-    let node = entry.node
-    let recorded = DiagnosticsSwitch.isEnabled ? site : nil
-    let outcome = withRegistry { $0.register(entry, extended: extended, site: recorded) }
-    // Refused: the node was never in the list, and its token is never handed out.
-    guard outcome.isAppended else { return nil }
-    finish(outcome, of: node, extended: extended, site: recorded)
-    return node
+    // The registry's one registration path; refused (`nil`) when the list has closed: the node
+    // was never in the list, and its token is never handed out.
+    let (entry, extended) = makeEntry(tag: (), once: once, delivery: delivery, handler)
+    let (node, isAppended) = register(entry, extended: extended, site: site)
+    return isAppended ? node : nil
   }
 
   /// Records the upstream observer's `detach`, to be called when the last handler is removed.

@@ -1,4 +1,4 @@
-// The registry's state under its lock: a pure value type whose methods say what to release.
+// The registry's state under its lock: a value type whose transitions return what to release.
 
 /// The registrations of a ``HandlerList``, guarded by its lock.
 ///
@@ -8,7 +8,8 @@
 ///   is -1;
 /// - `liveCount` is the number of entries that are not holes, and the last entry is never a hole;
 /// - `ownerBound[i].ownerSlot == i`, and every node there is an owner-bound node in `entries`;
-/// - once `isClosed`, there are no entries.
+/// - once `isClosed`, there are no entries;
+/// - the single handler's box belongs to the one entry (`SingleHandler.swift`).
 @usableFromInline
 struct HandlerListState<Payload, Tag> {
   @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
@@ -30,6 +31,10 @@ struct HandlerListState<Payload, Tag> {
   /// Counts the changes of the handlers (each append, removal and close) and of their tags (each
   /// `updateTags`), so that two snapshots with the same version hold the same handlers and tags.
   @usableFromInline var version = 0
+  /// The one entry's handler in a box that deliveries take instead of the entries, made by the
+  /// first delivery that finds one plain entry and dropped by every change (``changed()``; see
+  /// `SingleHandler.swift`).
+  @usableFromInline var single: SingleHandler<Payload, Tag>?
 
   @inlinable init() {}
 
@@ -67,7 +72,7 @@ struct HandlerListState<Payload, Tag> {
     }
     entries.append(entry)
     liveCount += 1
-    version &+= 1
+    changed()
     assert(entries.count > Self.checkedSize || verifyInvariants())
     return true
   }
@@ -85,7 +90,7 @@ struct HandlerListState<Payload, Tag> {
     if !sites.isEmpty { sites[ObjectIdentifier(node)] = nil }
     node.index = -1
     liveCount -= 1
-    version &+= 1
+    changed()
     let removed: Entry
     if index == entries.count - 1 {
       // The newest (the common add-then-cancel): taken off the end, with the holes it leaves
@@ -161,7 +166,7 @@ struct HandlerListState<Payload, Tag> {
   @inlinable
   mutating func close() -> ContiguousArray<Entry> {
     isClosed = true
-    version &+= 1
+    changed()
     let taken = entries
     for entry in taken where !entry.isHole {
       _ = entry.node.end()
@@ -212,6 +217,7 @@ struct HandlerListState<Payload, Tag> {
         "registry: an owner-bound node is not in the entries")
     }
     precondition(!isClosed || entries.isEmpty, "registry: a closed list has entries")
+    verifySingle()
     return true
   }
 }

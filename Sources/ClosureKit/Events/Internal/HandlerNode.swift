@@ -160,7 +160,7 @@ class ExtendedNode: HandlerNode, @unchecked Sendable {
 }
 
 /// A handler registered with an owner, which it holds weakly. Its entry's handler reads the owner
-/// through this node (``HandlerList/add(tag:once:owner:delivery:site:handler:)``), so that the
+/// through this node (``RegistryHost/makeEntry(tag:once:owner:delivery:handler:)``), so that the
 /// registration makes one weak reference.
 ///
 /// `@unchecked Sendable`: `owner` is a weak reference, which the runtime reads and clears

@@ -15,31 +15,35 @@
 // - a node is used unretained (`Unmanaged._withUnsafeGuaranteedRef`) only while its entry is in
 //   the snapshot, which holds it;
 // - a send never writes the snapshot; removals happen on the list's own entries, under its lock.
-// - `HandlerListState.singlePlainHandler(in:)` reads the registry's own entries, under its lock,
-//   which holds them: its node is used unretained only inside that critical section.
 // `verifyInvariants()` checks the list's side; the snapshot is a value no one else can reach.
 
 extension RegistryHost {
   /// Calls every live handler, in registration order.
   ///
   /// With one live handler, plain and not a one-shot (the common case), the send copies that
-  /// handler under the lock instead of the entry array: a call from the array copies the handler's
-  /// context anyway, so the fast path saves the array's retain and release.
+  /// handler's box under the lock instead of the entry array, and calls it unless its node has
+  /// ended meanwhile (`SingleHandler.swift`): the fast path saves the array's retain and release,
+  /// and gives the same guarantee as the loop: after `cancel()` returns, no call starts.
   @inlinable
   func send(_ payload: Payload) {
     var snapshot = ContiguousArray<Entry>()
-    let single = withRegistry { state -> HandlerCall<Payload>? in
-      if state.entries.count == 1, let handler = HandlerListState.singlePlainHandler(in: state.entries) {
-        return handler
-      }
+    let single = withRegistry { state -> SingleHandler<Payload, Tag>? in
+      if let single = state.singleHandler() { return single }
       snapshot = HandlerListState.snapshot(of: state.entries)
       return nil
     }
     if let single {
-      single(payload)
+      single.callIfLive(payload)
     } else {
-      deliver(payload, to: snapshot)
+      deliverOutOfLine(payload, to: snapshot)
     }
+  }
+
+  /// ``deliver(_:to:)``, out of line: inlined, the loop made `send` too large for its callers to
+  /// inline, which cost the single-handler path a call.
+  @inlinable @inline(never)
+  func deliverOutOfLine(_ payload: Payload, to snapshot: ContiguousArray<Entry>) {
+    deliver(payload, to: snapshot)
   }
 
   /// Calls every live handler whose tag matches, in registration order.
@@ -90,26 +94,5 @@ extension RegistryHost {
       }
     }
     if !ended.isEmpty { remove(ended) }
-  }
-}
-
-extension HandlerListState {
-  /// The handler of the one entry, if there is exactly one and it is live, plain and not a
-  /// one-shot: a send or a write then copies that handler instead of the entries (a call copies the
-  /// handler's context anyway, so this saves the array's retain and release). The node is read
-  /// unretained through the entries' buffer, which holds it (the invariants above).
-  ///
-  /// Static, taking the entries alone: a method of the state, called on the state a lock body
-  /// holds `inout`, copied the whole state (a retain and a release of each of its collections).
-  @inlinable @inline(__always)
-  static func singlePlainHandler(in entries: ContiguousArray<Entry>) -> HandlerCall<Payload>? {
-    guard entries.count == 1 else { return nil }
-    return entries.withUnsafeBufferPointer { entries -> HandlerCall<Payload>? in
-      guard let entry = entries.baseAddress else { return nil }
-      let isCalled = Unmanaged.passUnretained(entry.pointee.node)._withUnsafeGuaranteedRef { node in
-        node.isPlain && !node.isOnce && !node.hasEnded
-      }
-      return isCalled ? entry.pointee.handler : nil
-    }
   }
 }

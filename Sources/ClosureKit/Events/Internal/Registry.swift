@@ -23,38 +23,98 @@ protocol RegistryHost<Payload, Tag>: HandlerListSource {
   /// Called after every removal, outside the lock: a `FanOutList` detaches its upstream observer
   /// when its last handler is gone. The other hosts do nothing.
   func didRemoveHandlers()
+
+  /// What a registration's critical section leaves for after the lock: the registry's outcome
+  /// (``RegistrationOutcome``), or, for an `Observed` box, that and its initial callback,
+  /// scheduled in the same critical section, in its place among the writes.
+  associatedtype Registered: RegistrationResult = RegistrationOutcome
+
+  /// The critical section of a registration: under the host's lock, the registry's
+  /// ``HandlerListState/register(_:extended:site:)`` and whatever the host does with it.
+  func registerLocked(
+    _ entry: __owned HandlerEntry<Payload, Tag>,
+    extended: ExtendedNode?,
+    site: RegistrationSite?
+  ) -> Registered
+
+  /// After a registration's lock and ``finish(_:of:extended:site:)``: what the critical section
+  /// left (an `Observed` box delivers the initial callback).
+  func didRegister(_ registered: __shared Registered)
+}
+
+/// What a registration's critical section returns: at least the registry's outcome.
+@usableFromInline
+protocol RegistrationResult {
+  /// What the registry left to do.
+  var outcome: RegistrationOutcome { get }
+}
+
+extension RegistrationOutcome: RegistrationResult {
+  @inlinable
+  var outcome: RegistrationOutcome { self }
+}
+
+extension RegistryHost where Registered == RegistrationOutcome {
+  /// The registry's registration alone, under the host's lock: every host but an `Observed` box.
+  @inlinable @inline(__always)
+  func registerLocked(
+    _ entry: __owned HandlerEntry<Payload, Tag>,
+    extended: ExtendedNode?,
+    site: RegistrationSite?
+  ) -> RegistrationOutcome {
+    withRegistry { $0.register(entry, extended: extended, site: site) }
+  }
+
+  /// Nothing left after the lock.
+  @inlinable @inline(__always)
+  func didRegister(_ registered: __shared RegistrationOutcome) {}
 }
 
 extension RegistryHost {
   @usableFromInline typealias Entry = HandlerEntry<Payload, Tag>
 
   // MARK: Registration
+  //
+  // The one registration path of every host: `makeEntry` (a `SourceHandler`, plain or bound to
+  // its owner, becomes an entry and its node), `registerLocked` (the host's critical section,
+  // around `HandlerListState.register`), `finish` (after the lock: end a refused node, report a
+  // dead owner, sweep), `didRegister` (what the host's critical section left).
 
-  /// Registers a handler without an owner and returns its token.
-  @inlinable
-  func add(
-    tag: Tag,
-    once: Bool,
-    delivery: __owned Delivery,
-    site: RegistrationSite,
-    handler: @escaping @Sendable (Payload) -> Void
-  ) -> HandlerSubscription {
-    let (entry, extended) = makeEntry(tag: tag, once: once, delivery: delivery, handler: handler)
-    return register(entry, extended: extended, site: site)
-  }
-
-  /// Registers a handler bound to `owner` and returns its token.
-  @inlinable
+  /// Registers `handler` with `tag` and returns its token: ended at once when the source is gone.
+  ///
+  /// The handler is an owned parameter switched on as a whole (``makeEntry(tag:once:delivery:_:)``),
+  /// so its closure and owner move into the entry. Always inlined, so that the enum the caller built
+  /// is known here and the switch folds away.
+  @inlinable @inline(__always)
   func add<Owner: AnyObject & Sendable>(
     tag: Tag,
     once: Bool,
-    owner: Owner,
     delivery: __owned Delivery,
-    site: RegistrationSite,
-    handler: @escaping @Sendable (Owner, Payload) -> Void
+    site: RegistrationSite?,
+    _ handler: __owned SourceHandler<Owner, Payload>
   ) -> HandlerSubscription {
-    let (entry, extended) = makeEntry(tag: tag, once: once, owner: owner, delivery: delivery, handler: handler)
-    return register(entry, extended: extended, site: site)
+    let (entry, extended) = makeEntry(tag: tag, once: once, delivery: delivery, handler)
+    return register(entry, extended: extended, site: site).node
+  }
+
+  /// The entry of `handler` and its node when that is an ``ExtendedNode``: the one place a
+  /// ``SourceHandler`` turns into a registry entry. Taken from a field of a struct, the switch
+  /// copied the closure and the owner (a retain and a release each, measured in the add + cancel rows);
+  /// an owned parameter moves them.
+  @inlinable @inline(__always)
+  func makeEntry<Owner: AnyObject & Sendable>(
+    tag: Tag,
+    once: Bool,
+    delivery: __owned Delivery,
+    _ handler: __owned SourceHandler<Owner, Payload>
+  ) -> (Entry, ExtendedNode?) {
+    switch handler {
+    case .plain(let handler):
+      return makeEntry(tag: tag, once: once, delivery: delivery, handler: handler)
+    case .owned(let owner, let handler):
+      let (entry, node) = makeEntry(tag: tag, once: once, owner: owner, delivery: delivery, handler: handler)
+      return (entry, node)
+    }
   }
 
   /// The entry of a handler without an owner, and its node when that is an ``ExtendedNode``.
@@ -90,14 +150,22 @@ extension RegistryHost {
     return (Entry(node: node, tag: tag, handler: call), node)
   }
 
-  /// Appends `entry` and returns its node, the token; ends the node instead if the source is gone.
-  @inlinable
-  func register(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite) -> HandlerSubscription {
+  /// Appends `entry` and returns its node, the token, and whether it was appended: `false`, having
+  /// ended the node, if the source is gone (closed). `site` is recorded while diagnostics are on;
+  /// `nil` (an `observe` call) does not read the switch.
+  @inlinable @inline(__always)
+  func register(
+    _ entry: __owned Entry,
+    extended: ExtendedNode?,
+    site: RegistrationSite?
+  ) -> (node: HandlerNode, isAppended: Bool) {
     let node = entry.node
-    let recorded = DiagnosticsSwitch.isEnabled ? site : nil
-    let outcome = withRegistry { $0.register(entry, extended: extended, site: recorded) }
-    finish(outcome, of: node, extended: extended, site: recorded)
-    return node
+    let recorded: RegistrationSite? = if let site, DiagnosticsSwitch.isEnabled { site } else { nil }
+    let registered = registerLocked(entry, extended: extended, site: recorded)
+    let isAppended = registered.outcome.isAppended
+    finish(registered.outcome, of: node, extended: extended, site: recorded)
+    didRegister(registered)
+    return (node, isAppended)
   }
 
   /// After a registration's lock: ends its node if the source was closed, reports an owner
@@ -247,7 +315,7 @@ extension RegistryHost {
     let garbage = withRegistry { state -> (Entry?, [Entry?]) in
       // A change of the handlers' tags is a change of the registry: a snapshot or a cache of the
       // old tags (an `Observed` box's single observer) must not pass for the current one.
-      state.version &+= 1
+      state.changed()
       // Collected first, removed after the loop (a removal may compact the entries); the first in
       // a variable of its own, so that the common removal of one handler allocates nothing.
       var first: HandlerNode?

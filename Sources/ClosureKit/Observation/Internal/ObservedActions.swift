@@ -71,9 +71,7 @@ struct ObservedWrite<Value: Sendable> {
   @usableFromInline let observers: ContiguousArray<Entry>
   /// The handler of the one observer to tell, borrowed (see `ObservedBorrow.swift`), when there
   /// is exactly one, plain and not a one-shot; the observers are not copied then.
-  @usableFromInline let borrowed: Unmanaged<ObservedHandlerBox<Value>>?
-  /// The options of ``borrowed``'s observer.
-  @usableFromInline let options: ObservationOptions
+  @usableFromInline let borrowed: Unmanaged<SingleHandler<Change<Value>, ObservationOptions>>?
   /// Who delivers.
   @usableFromInline let step: ObservedStep
   /// The write whose old value reads show until its prior callbacks have run
@@ -84,15 +82,13 @@ struct ObservedWrite<Value: Sendable> {
   init(
     old: Value,
     observers: ContiguousArray<Entry> = [],
-    borrowed: Unmanaged<ObservedHandlerBox<Value>>? = nil,
-    options: ObservationOptions = [],
+    borrowed: Unmanaged<SingleHandler<Change<Value>, ObservationOptions>>? = nil,
     step: ObservedStep = .none,
     showsPriorOf: Int = 0
   ) {
     self.old = old
     self.observers = observers
     self.borrowed = borrowed
-    self.options = options
     self.step = step
     self.showsPriorOf = showsPriorOf
   }
@@ -100,7 +96,7 @@ struct ObservedWrite<Value: Sendable> {
 
 /// What a registration's thread does after the lock: deliver its initial callback, or nothing.
 @usableFromInline
-struct ObservedRegistration<Value: Sendable> {
+struct ObservedRegistration<Value: Sendable>: RegistrationResult {
   /// What the registry left to do.
   @usableFromInline let outcome: RegistrationOutcome
   /// The initial callback to deliver now, if ``step`` says so.
@@ -108,18 +104,23 @@ struct ObservedRegistration<Value: Sendable> {
   /// Who delivers it.
   @usableFromInline let step: ObservedStep
   /// The single observer's box, dropped by the registration, to release after the lock.
-  @usableFromInline let dropped: ObservedHandlerBox<Value>?
+  @usableFromInline let dropped: SingleHandler<Change<Value>, ObservationOptions>?
+  /// The registering thread (``currentThreadHandle``), which leaves after the initial callback when
+  /// ``step`` is `deliverAndLeave`.
+  @usableFromInline let me: Int
 
   @inlinable
   init(
     _ outcome: RegistrationOutcome,
     initial: ObservedChange<Value>? = nil,
     step: ObservedStep = .none,
-    dropped: ObservedHandlerBox<Value>?
+    dropped: SingleHandler<Change<Value>, ObservationOptions>?,
+    by me: Int
   ) {
     self.outcome = outcome
     self.initial = initial
     self.step = step
     self.dropped = dropped
+    self.me = me
   }
 }

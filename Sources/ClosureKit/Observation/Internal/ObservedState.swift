@@ -22,8 +22,9 @@ public import Synchronization
 ///   from `pendingHead` on holds a change;
 /// - `modifier != nil` exactly while `modifyDepth > 0`;
 /// - `shownValue != nil` only while `shownBy == sequence` (no later write replaced it);
-/// - a box for the single observer (``single``) exists only while the registry holds one entry, it
-///   is that entry's (same node, same options), and boxes are parked (``retired``) only in the `queued` phase (see `ObservedBorrow.swift`);
+/// - the registry's box for the single observer (``HandlerListState/single``) has that entry's
+///   options, and boxes are parked (``retired``) only in the `queued` phase (see
+///   `ObservedBorrow.swift`);
 /// - the registry's own (``HandlerListState/verifyInvariants()``).
 @usableFromInline
 struct ObservedState<Value: Sendable> {
@@ -55,16 +56,12 @@ struct ObservedState<Value: Sendable> {
   @usableFromInline var modifier: Int?
   /// How many `modify` bodies the ``modifier`` runs (nested ones included).
   @usableFromInline var modifyDepth = 0
-  /// The one observer's handler in a box that writes borrow, made by the first write that finds
-  /// exactly one plain observer, dropped by every change of the registry (see `ObservedBorrow.swift`).
-  @usableFromInline var single: ObservedHandlerBox<Value>?
-  /// The options of ``single``'s observer.
-  @usableFromInline var singleOptions: ObservationOptions = []
-  /// Whether the delivering thread calls ``single`` unretained; meaningful only while the phase is
-  /// not `idle`.
+  /// Whether the delivering thread calls the registry's single observer box
+  /// (``HandlerListState/single``) unretained; meaningful only while the phase is not `idle` (see
+  /// `ObservedBorrow.swift`).
   @usableFromInline var borrowed = false
   /// Boxes dropped while borrowed, kept until the delivering thread leaves.
-  @usableFromInline var retired: [ObservedHandlerBox<Value>] = []
+  @usableFromInline var retired: [Single] = []
   /// How many observers ever asked for ``ObservationOptions/prior``: while none did, a write
   /// looks for none.
   @usableFromInline var priorRegistrations = 0
@@ -119,8 +116,8 @@ struct ObservedState<Value: Sendable> {
       return ObservedWrite(old: old)
     }
     guard priorRegistrations > 0, Self.hasPriorObserver(in: registry.entries) else {
-      if let (box, options) = borrowSingle() {
-        return ObservedWrite(old: old, borrowed: box, options: options, step: step)
+      if let box = borrowSingle() {
+        return ObservedWrite(old: old, borrowed: box, step: step)
       }
       return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step)
     }
@@ -145,18 +142,19 @@ struct ObservedState<Value: Sendable> {
   ) -> ObservedRegistration<Value> {
     defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
     let isPrior = entry.tag.contains(.prior)
+    let held = registry.single
     let outcome = registry.register(entry, extended: extended, site: site)
-    let dropped = dropSingle(phase: phase)
-    guard outcome.isAppended else { return ObservedRegistration(outcome, dropped: dropped) }
+    let dropped = held.flatMap { registry.single === $0 ? nil : retire($0, phase: phase) }
+    guard outcome.isAppended else { return ObservedRegistration(outcome, dropped: dropped, by: me) }
     if isPrior { priorRegistrations += 1 }
-    guard initial else { return ObservedRegistration(outcome, dropped: dropped) }
+    guard initial else { return ObservedRegistration(outcome, dropped: dropped, by: me) }
     let change = ObservedChange(initial: value, for: entry)
     let step = schedule(by: me, phase: phase)
     guard step != .queue else {
       pending.append(change)
-      return ObservedRegistration(outcome, dropped: dropped)
+      return ObservedRegistration(outcome, dropped: dropped, by: me)
     }
-    return ObservedRegistration(outcome, initial: change, step: step, dropped: dropped)
+    return ObservedRegistration(outcome, initial: change, step: step, dropped: dropped, by: me)
   }
 
   /// Whether this thread delivers a change now (nobody delivers: it becomes the delivering
@@ -194,7 +192,7 @@ struct ObservedState<Value: Sendable> {
   mutating func leave(
     _ me: Int,
     phase: borrowing Atomic<DeliveryPhase>
-  ) -> (next: ObservedChange<Value>?, parked: [ObservedHandlerBox<Value>]) {
+  ) -> (next: ObservedChange<Value>?, parked: [Single]) {
     precondition(deliverer == me, "Observed: leave by a thread that is not delivering")
     // The thread's calls have returned: its borrow has ended, and what was parked for it can go
     // (released by the caller, after the lock).
@@ -272,11 +270,8 @@ struct ObservedState<Value: Sendable> {
       pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
-    if let single {
-      precondition(
-        registry.entries.count == 1 && single.node === registry.entries[0].node,
-        "Observed: the single box is not the one entry's")
-      precondition(singleOptions == registry.entries[0].tag, "Observed: the single box's options are stale")
+    if let single = registry.single, let entry = registry.entries.first {
+      precondition(single.tag == entry.tag, "Observed: the single box's options are stale")
     }
     return registry.verifyInvariants()
   }

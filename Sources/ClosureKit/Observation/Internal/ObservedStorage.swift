@@ -42,11 +42,11 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   func withRegistry<Result>(_ body: (inout HandlerListState<Change<Value>, ObservationOptions>) -> Result) -> Result {
     // Every removal of an entry comes through here; a change drops the single observer's box,
     // released after the lock unless it is borrowed (see `ObservedBorrow.swift`).
-    var dropped: ObservedHandlerBox<Value>?
+    var dropped: ObservedState<Value>.Single?
     let result = gate.withLock { state in
-      let version = state.registry.version
+      let held = state.registry.single
       let result = body(&state.registry)
-      if state.registry.version != version { dropped = state.dropSingle(phase: phase) }
+      if let held, state.registry.single !== held { dropped = state.retire(held, phase: phase) }
       return result
     }
     withExtendedLifetime(dropped) {}
@@ -111,56 +111,32 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   // MARK: Registration
 
-  /// Registers an observer without an owner (``RegistryHost/makeEntry(tag:once:delivery:handler:)``,
-  /// then ``registerObserver(_:extended:site:)``).
+  /// The critical section of a registration (``RegistryHost/registerLocked(_:extended:site:)``,
+  /// the registry's one registration path): the registry's, with the box's state, so that the
+  /// initial callback (when the options ask for it) is scheduled in the same critical section, in
+  /// its place among the writes; delivered first, or queued.
   @inlinable
-  func add(
-    options: ObservationOptions,
-    once: Bool,
-    delivery: __owned Delivery,
-    site: RegistrationSite?,
-    handler: @escaping @Sendable (Change<Value>) -> Void
-  ) -> HandlerSubscription {
-    let (entry, extended) = makeEntry(tag: options, once: once, delivery: delivery, handler: handler)
-    return registerObserver(entry, extended: extended, site: site)
-  }
-
-  /// Registers an observer bound to `owner`: the registry's one owner binding
-  /// (``RegistryHost/makeEntry(tag:once:owner:delivery:handler:)``).
-  @inlinable
-  func add<Owner: AnyObject & Sendable>(
-    options: ObservationOptions,
-    once: Bool,
-    owner: Owner,
-    delivery: __owned Delivery,
-    site: RegistrationSite?,
-    handler: @escaping @Sendable (Owner, Change<Value>) -> Void
-  ) -> HandlerSubscription {
-    let (entry, extended) = makeEntry(tag: options, once: once, owner: owner, delivery: delivery, handler: handler)
-    return registerObserver(entry, extended: extended, site: site)
-  }
-
-  /// The registration of every observer: ``RegistryHost/register(_:extended:site:)`` with the
-  /// box's state, so that the initial callback (when the options ask for it) is scheduled in the
-  /// same critical section, in its place among the writes; delivered first, or queued.
-  @inlinable
-  func registerObserver(_ entry: __owned Entry, extended: ExtendedNode?, site: RegistrationSite?) -> HandlerSubscription
-  {
-    let node = entry.node
+  func registerLocked(
+    _ entry: __owned Entry,
+    extended: ExtendedNode?,
+    site: RegistrationSite?
+  ) -> ObservedRegistration<Value> {
     let initial = entry.tag.contains(.initial)
-    // `observe` has no site: it does not read the switch.
-    let recorded = site.flatMap { DiagnosticsSwitch.isEnabled ? $0 : nil }
     let me = currentThreadHandle
-    let registration = gate.withLock { state in
-      state.register(entry, extended: extended, site: recorded, initial: initial, by: me, phase: phase)
+    return gate.withLock { state in
+      state.register(entry, extended: extended, site: site, initial: initial, by: me, phase: phase)
     }
-    withExtendedLifetime(registration.dropped) {}  // released after the lock
-    finish(registration.outcome, of: node, extended: extended, site: recorded)
-    if let change = registration.initial {
+  }
+
+  /// After a registration's lock: releases the single observer's box it dropped, and delivers the
+  /// initial callback when this thread delivers it.
+  @inlinable
+  func didRegister(_ registered: __shared ObservedRegistration<Value>) {
+    withExtendedLifetime(registered.dropped) {}  // released after the lock
+    if let change = registered.initial {
       deliver(change)
-      if registration.step == .deliverAndLeave { leave(me) }
+      if registered.step == .deliverAndLeave { leave(registered.me) }
     }
-    return node
   }
 
   /// The number of observers that have not ended.
@@ -177,8 +153,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     let old = write.old
     if let borrowed = write.borrowed {
       // Borrowed: no retain and release of the handler's captures (see `ObservedBorrow.swift`).
-      let change = write.options.postChange(old: old, new: new)
-      borrowed._withUnsafeGuaranteedRef { $0.callIfLive(change) }
+      borrowed._withUnsafeGuaranteedRef { $0.callIfLive($0.tag.postChange(old: old, new: new)) }
     } else {
       let observers = write.observers
       let shown = write.showsPriorOf

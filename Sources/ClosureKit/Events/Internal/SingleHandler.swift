@@ -1,0 +1,92 @@
+// The single-handler fast path of every registry host: a send to an `Event` or a
+// `ControlActions` with one handler, a write to an `Observed` box with one observer.
+//
+// Why: one handler is the common case, and copying the entry array out of the lock for it costs
+// a retain and a release of the array on top of the handler's own. So the first delivery that
+// finds exactly one entry, live, plain (immediate, no owner) and not a one-shot, puts that entry's
+// handler, node and tag in a `SingleHandler` that the registry keeps (`HandlerListState.single`),
+// and later deliveries take the box instead of the entries:
+// - an `Event` or a `ControlActions` send copies it under the lock (one retain, as copying the
+//   handler was) and calls it after the lock;
+// - an `Observed` write borrows it, unretained (see `ObservedBorrow.swift`).
+// Either way the call goes through `callIfLive`, which reads the node right before the call: after
+// `cancel()` returns, no call starts, on this path as on every other.
+//
+// Invariants (`HandlerListState.verifyInvariants()`):
+// - a box exists only while the registry holds exactly one entry, and it is that entry's (same
+//   node); every transition that changes the entries or their tags (append, removal, close,
+//   `updateTags`: each bumps `version` through `HandlerListState.changed()`) drops it;
+// - the box's closure and node are copies of its entry's, and a transition that drops it keeps
+//   the entry (appended) or returns it for release after the lock (removed, closed): dropping a
+//   box under the lock never releases the last reference to what a handler captured.
+
+/// The one handler of a registry, in an immutable object that a delivery copies (or borrows)
+/// instead of the entries (the top of `SingleHandler.swift`).
+///
+/// `@unchecked Sendable`: immutable; the closure is `@Sendable` and every host's tag is `Sendable`
+/// (``RegistryHost``).
+@usableFromInline
+final class SingleHandler<Payload, Tag>: @unchecked Sendable {
+  /// The handler (a copy of its entry's).
+  @usableFromInline let call: @Sendable (Payload) -> Void
+  /// The entry's node, read right before each call.
+  @usableFromInline let node: HandlerNode
+  /// The entry's tag when the box was made (a change of it drops the box).
+  @usableFromInline let tag: Tag
+
+  @inlinable
+  init(_ entry: HandlerEntry<Payload, Tag>) {
+    call = entry.handler.call
+    node = entry.node
+    tag = entry.tag
+  }
+
+  /// Calls the handler unless its registration has ended: a `cancel()` that has returned, an
+  /// owner sweep or a close all end the node first.
+  @inlinable @inline(__always)
+  func callIfLive(_ payload: Payload) {
+    RaceWindow.pass(.singleHandlerTaken)  // debug builds: a test's cancel, right here
+    if !node.hasEnded { call(payload) }
+  }
+}
+
+extension HandlerListState {
+  /// The box of the one entry (``SingleHandler``), made on first use, when there is exactly one
+  /// entry and it is live, plain and not a one-shot; `nil` otherwise. Only under the lock.
+  @inlinable @inline(__always)
+  mutating func singleHandler() -> SingleHandler<Payload, Tag>? {
+    if let single { return single }
+    guard entries.count == 1 else { return nil }
+    return makeSingle()
+  }
+
+  /// Makes the box of the one entry, when it qualifies (``singleHandler()``). Out of line: the
+  /// first delivery after a change takes it, and inlined it made the send too large to inline.
+  @inlinable @inline(never)
+  mutating func makeSingle() -> SingleHandler<Payload, Tag>? {
+    let node = entries[0].node
+    guard node.isPlain, !node.isOnce, !node.hasEnded else { return nil }
+    let made = SingleHandler(entries[0])
+    single = made
+    return made
+  }
+
+  /// Records a change of the entries or of their tags: bumps ``version`` and drops the single
+  /// handler's box (``SingleHandler``). Only under the lock.
+  @inlinable @inline(__always)
+  mutating func changed() {
+    version &+= 1
+    // Tested first: with no box (most changes), no release to call.
+    if single != nil { single = nil }
+  }
+
+  /// Checks the box of the single handler against the entries (the invariants at the top of
+  /// `SingleHandler.swift`).
+  @inlinable
+  func verifySingle() {
+    guard let single else { return }
+    precondition(entries.count == 1, "registry: a single handler's box beside other entries")
+    precondition(single.node === entries[0].node, "registry: the single handler's box is not the entry's")
+    precondition(single.node.isPlain && !single.node.isOnce, "registry: a single handler's box for a special node")
+  }
+}
