@@ -17,9 +17,12 @@ enum RacePoint: Sendable {
 
 /// Hooks that tests install for one thread and one ``RacePoint`` (debug builds only).
 ///
+/// <!-- example: skip internal and debug-only: SingleHandlerFastPathTests runs this very code -->
 /// ```swift
+/// let event = Event<Int>()
+/// let token = event.addHandler { print($0) }
 /// RaceWindow.at(.singleHandlerTaken, run: { token.cancel() }) {
-///   event.send(2)  // the handler is not called: the cancel returned before the call started
+///   event.send(2)  // prints nothing: the cancel returned before the call started
 /// }
 /// ```
 ///
