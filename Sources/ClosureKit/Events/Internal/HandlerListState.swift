@@ -35,6 +35,12 @@ struct HandlerListState<Payload, Tag> {
   /// first delivery that finds one plain entry and dropped by every change (``changed()``; see
   /// `SingleHandler.swift`).
   @usableFromInline var single: SingleHandler<Payload, Tag>?
+  /// Whether a change hands the dropped box to the host (``droppedSingle``) instead of releasing it:
+  /// set by a host that borrows the box (an `Observed` box; `SingleHandler.swift`).
+  @usableFromInline var keepsDroppedSingle = false
+  /// The box the last change dropped, while ``keepsDroppedSingle``, until the host takes it within
+  /// the same critical section.
+  @usableFromInline var droppedSingle: SingleHandler<Payload, Tag>?
 
   @inlinable init() {}
 

@@ -18,7 +18,11 @@
 //   `updateTags`: each bumps `version` through `HandlerListState.changed()`) drops it;
 // - the box's closure and node are copies of its entry's, and a transition that drops it keeps
 //   the entry (appended) or returns it for release after the lock (removed, closed): dropping a
-//   box under the lock never releases the last reference to what a handler captured.
+//   box under the lock never releases the last reference to what a handler captured;
+// - a host that borrows the box without a reference (an `Observed` box) sets
+//   `keepsDroppedSingle`: a change then hands the box over (`droppedSingle`) instead of releasing
+//   it, and the host takes it (`takeDroppedSingle()`) before its lock is released, so a borrowed
+//   box is never freed under the borrower.
 
 /// The one handler of a registry, in an immutable object that a delivery copies (or borrows)
 /// instead of the entries (the top of `SingleHandler.swift`).
@@ -76,14 +80,27 @@ extension HandlerListState {
   @inlinable @inline(__always)
   mutating func changed() {
     version &+= 1
-    // Tested first: with no box (most changes), no release to call.
-    if single != nil { single = nil }
+    // Tested first: with no box (most changes), nothing to release or hand over.
+    guard single != nil else { return }
+    if keepsDroppedSingle { droppedSingle = single }
+    single = nil
+  }
+
+  /// After a transition, for a host that set ``keepsDroppedSingle``: the box the transition
+  /// dropped, if any, now the caller's to retire. Only under the lock.
+  @inlinable @inline(__always)
+  mutating func takeDroppedSingle() -> SingleHandler<Payload, Tag>? {
+    guard droppedSingle != nil else { return nil }
+    defer { droppedSingle = nil }
+    return droppedSingle
   }
 
   /// Checks the box of the single handler against the entries (the invariants at the top of
   /// `SingleHandler.swift`).
   @inlinable
   func verifySingle() {
+    // The host takes a dropped box after the transition (its own invariants check that it did).
+    precondition(droppedSingle == nil || keepsDroppedSingle, "registry: a dropped box kept for no host")
     guard let single else { return }
     precondition(entries.count == 1, "registry: a single handler's box beside other entries")
     precondition(single.node === entries[0].node, "registry: the single handler's box is not the entry's")

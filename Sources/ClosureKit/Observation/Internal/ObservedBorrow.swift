@@ -11,9 +11,11 @@
 // Invariants that make it safe:
 // - the box is held strongly by the registry (`HandlerListState.single`) from its making until a
 //   change of the registry drops it (`HandlerListState.changed()`, called by every transition that
-//   changes the entries or their tags). Every change of an `Observed` box's registry goes through
-//   `ObservedStorage.withRegistry` or `ObservedState.register`, and both hold the box across the
-//   change and hand it to `retire(_:phase:)` when the change dropped it;
+//   changes the entries or their tags). An `Observed` box's registry keeps what a change drops
+//   (`keepsDroppedSingle`, set by `ObservedState.init`), and every change of it goes through
+//   `ObservedStorage.withRegistry` or `ObservedState.register`, which take the dropped box in the
+//   same critical section and hand it to `retire(_:phase:)`; the registry's invariants check that
+//   no dropped box is left behind;
 // - a borrow is taken under the lock, only by the delivering thread (`DeliveryPhase` not `idle`)
 //   and only when no other borrow is outstanding (`borrowed`), and ends when that thread leaves
 //   (after its call has returned);

@@ -69,6 +69,9 @@ struct ObservedState<Value: Sendable> {
   @inlinable
   init(value: Value) {
     self.value = value
+    // The delivering thread borrows the registry's single observer box: a change hands it over to
+    // be retired, not released (`ObservedBorrow.swift`).
+    registry.keepsDroppedSingle = true
   }
 
   /// Whether the box has few observers, so that debug builds check the invariants after every
@@ -142,9 +145,8 @@ struct ObservedState<Value: Sendable> {
   ) -> ObservedRegistration<Value> {
     defer { assert(isSmall ? verifyInvariants(phase: phase) : true) }
     let isPrior = entry.tag.contains(.prior)
-    let held = registry.single
     let outcome = registry.register(entry, extended: extended, site: site)
-    let dropped = held.flatMap { registry.single === $0 ? nil : retire($0, phase: phase) }
+    let dropped = registry.takeDroppedSingle().flatMap { retire($0, phase: phase) }
     guard outcome.isAppended else { return ObservedRegistration(outcome, dropped: dropped, by: me) }
     if isPrior { priorRegistrations += 1 }
     guard initial else { return ObservedRegistration(outcome, dropped: dropped, by: me) }
@@ -270,6 +272,7 @@ struct ObservedState<Value: Sendable> {
       pending.allSatisfy { $0 == nil || $0!.isInitial == ($0!.old == nil) }, "Observed: a write without its old value")
     precondition((modifier != nil) == (modifyDepth > 0), "Observed: modifier and depth disagree")
     precondition(shownValue == nil || shownBy == sequence, "Observed: an old value shown after a write")
+    precondition(registry.droppedSingle == nil, "Observed: a dropped single observer box not retired")
     if let single = registry.single, let entry = registry.entries.first {
       precondition(single.tag == entry.tag, "Observed: the single box's options are stale")
     }

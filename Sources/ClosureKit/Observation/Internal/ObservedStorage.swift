@@ -44,9 +44,8 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     // released after the lock unless it is borrowed (see `ObservedBorrow.swift`).
     var dropped: ObservedState<Value>.Single?
     let result = gate.withLock { state in
-      let held = state.registry.single
       let result = body(&state.registry)
-      if let held, state.registry.single !== held { dropped = state.retire(held, phase: phase) }
+      if let box = state.registry.takeDroppedSingle() { dropped = state.retire(box, phase: phase) }
       return result
     }
     withExtendedLifetime(dropped) {}
@@ -115,7 +114,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   /// the registry's one registration path): the registry's, with the box's state, so that the
   /// initial callback (when the options ask for it) is scheduled in the same critical section, in
   /// its place among the writes; delivered first, or queued.
-  @inlinable
+  @inlinable @inline(__always)
   func registerLocked(
     _ entry: __owned Entry,
     extended: ExtendedNode?,
@@ -130,7 +129,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   /// After a registration's lock: releases the single observer's box it dropped, and delivers the
   /// initial callback when this thread delivers it.
-  @inlinable
+  @inlinable @inline(__always)
   func didRegister(_ registered: __shared ObservedRegistration<Value>) {
     withExtendedLifetime(registered.dropped) {}  // released after the lock
     if let change = registered.initial {
