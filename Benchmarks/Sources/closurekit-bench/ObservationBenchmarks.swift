@@ -15,6 +15,15 @@ let observationSuite = Suite(name: "observation") {
 /// The `Observed` write table five times in one process (not in the default run): for work on the
 /// write path, and for a profiler (`perf record -g closurekit-bench profile-observed-write`).
 let observedWriteProfileSuite = Suite(name: "profile-observed-write") {
+  if CommandLine.arguments.contains("--single") {
+    // The guard's `observed-write` row alone: one `[.new]` observer, 20 million writes.
+    let counter = Counter()
+    let box = Observed(0)
+    box.observe { counter.value &+= $0.newValue! }
+    for value in 0..<20_000_000 { box.value = value }
+    blackHole(counter.value)
+    return
+  }
   for _ in 0..<5 { observedWriteBenchmark() }
 }
 

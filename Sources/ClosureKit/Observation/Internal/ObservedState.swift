@@ -96,11 +96,14 @@ struct ObservedState<Value: Sendable> {
   // MARK: Transitions
 
   /// Stores `new` as the next write by thread `me` (ending its `modify` body if `endingModify`).
+  /// Sets `observers` to the observers this thread tells now, unless it borrows the single
+  /// observer's box (``ObservedWrite/borrowed``) or tells nobody.
   @inlinable @inline(__always)
   mutating func write(
     _ new: Value,
     by me: Int,
     endingModify: Bool,
+    observers: inout ContiguousArray<Entry>,
     phase: borrowing Atomic<DeliveryPhase>
   ) -> ObservedWrite<Value> {
     assert(!isGated(for: me), "Observed: a write while another thread modifies")
@@ -122,14 +125,15 @@ struct ObservedState<Value: Sendable> {
       if let box = borrowSingle() {
         return ObservedWrite(old: old, borrowed: box, step: step)
       }
-      return ObservedWrite(old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step)
+      observers = HandlerListState.snapshot(of: registry.entries)
+      return ObservedWrite(old: old, step: step)
     }
     // Delivered at once: reads show the old value until the prior callbacks have run.
     shownValue = old
     shownBy = sequence
     isInPrior = true
-    return ObservedWrite(
-      old: old, observers: HandlerListState.snapshot(of: registry.entries), step: step, showsPriorOf: sequence)
+    observers = HandlerListState.snapshot(of: registry.entries)
+    return ObservedWrite(old: old, step: step, showsPriorOf: sequence)
   }
 
   /// Registers `entry` (``HandlerListState/register(_:extended:site:)``); with `initial`, also

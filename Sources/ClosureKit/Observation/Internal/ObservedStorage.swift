@@ -64,11 +64,12 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   @inlinable
   func write(_ newValue: Value) {
     let me = currentThreadHandle
+    var observers = ContiguousArray<Entry>()
     guard let isEqual else {
       let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) {
-        $0.write(newValue, by: me, endingModify: false, phase: phase)
+        $0.write(newValue, by: me, endingModify: false, observers: &observers, phase: phase)
       }
-      return run(write, new: newValue, me)
+      return run(write, observers, new: newValue, me)
     }
     // `==` is the user's code: it runs outside the lock, and the write is made only if no other
     // write came between.
@@ -77,9 +78,9 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
       if isEqual(current, newValue) { return }
       let write = gate.withLock(waitingWhile: { $0.isGated(for: me) }) { state -> ObservedWrite<Value>? in
         guard state.sequence == sequence else { return nil }
-        return state.write(newValue, by: me, endingModify: false, phase: phase)
+        return state.write(newValue, by: me, endingModify: false, observers: &observers, phase: phase)
       }
-      if let write { return run(write, new: newValue, me) }
+      if let write { return run(write, observers, new: newValue, me) }
     }
   }
 
@@ -104,7 +105,9 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
         return result
       }
     }
-    run(gate.withLock { $0.write(new, by: me, endingModify: true, phase: phase) }, new: new, me)
+    var observers = ContiguousArray<Entry>()
+    let write = gate.withLock { $0.write(new, by: me, endingModify: true, observers: &observers, phase: phase) }
+    run(write, observers, new: new, me)
     return result
   }
 
@@ -143,18 +146,21 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   // MARK: Delivering
 
-  /// Does what a write's transition returned, after the lock: delivers the change, then, if this
-  /// thread became the delivering thread, what was queued meanwhile, and leaves. A replaced value
+  /// Does what a write's transition returned, after the lock: delivers the change (to the box it
+  /// borrowed, or to `observers`), then, if this thread became the delivering thread, what was
+  /// queued meanwhile, and leaves. A replaced value
   /// nobody is told of is released with `write`.
   @inlinable @inline(__always)
-  func run(_ write: borrowing ObservedWrite<Value>, new: Value, _ me: Int) {
+  func run(
+    _ write: borrowing ObservedWrite<Value>, _ observers: borrowing ContiguousArray<Entry>, new: Value, _ me: Int
+  ) {
     guard write.step != .none else { return }
     let old = write.old
     if let borrowed = write.borrowed {
       // Borrowed: no retain and release of the handler's captures (see `ObservedBorrow.swift`).
       borrowed._withUnsafeGuaranteedRef { $0.callIfLive($0.tag.postChange(old: old, new: new)) }
     } else {
-      let observers = write.observers
+      let observers = copy observers
       let shown = write.showsPriorOf
       if shown != 0 {
         deliver(to: observers) { $0.contains(.prior) ? $0.priorChange(old: old) : nil }
