@@ -148,8 +148,7 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
 
   /// Does what a write's transition returned, after the lock: delivers the change (to the box it
   /// borrowed, or to `observers`), then, if this thread became the delivering thread, what was
-  /// queued meanwhile, and leaves. A replaced value
-  /// nobody is told of is released with `write`.
+  /// queued meanwhile, and leaves. A replaced value nobody is told of is released with `write`.
   @inlinable @inline(__always)
   func run(
     _ write: borrowing ObservedWrite<Value>, _ observers: borrowing ContiguousArray<Entry>, new: Value, _ me: Int
