@@ -23,6 +23,9 @@
 # send-1 2.42 to 2.52, send-10 1.31, send-100 1.11 (targets 2.30, 1.25, 1.10, not met: limits the
 # level reached plus about 10 %); observed-write 3.24 to 3.35 (target 3.00, not met; limit 3.90,
 # the 3.55 measured on another run plus 10 %).
+# Second pass of 2026-12-05 (issue 38, idle machine): send-1 2.23 to 2.28 and observed-write 2.48
+# to 2.59 meet their targets, so their limits are the target plus 10 % (2.53, 3.30); send-10 and
+# send-100 (1.22 to 1.27, 1.02 to 1.07) keep their limits.
 # send-N-mutex (Event.send against the multicast a user writes instead, a Mutex<[closure]> whose
 # send copies the array under the lock and calls it outside): 0.99 to 1.19 / 1.02 to 1.07 / 0.89
 # to 0.91 for 1 / 10 / 100 handlers, target 1.10, limit that plus 10 %.
@@ -72,7 +75,7 @@ printf '%s\n' "$output" | grep '^guard-best' | sed 's/^/  /'
 
 # key                 limit   target  (ratios, or bytes per handler for memory-*)
 limits='
-send-1                  2.75    2.30
+send-1                  2.53    2.30
 send-10                 1.45    1.25
 send-100                1.22    1.10
 send-1-mutex            1.21    1.10
@@ -85,7 +88,7 @@ add-cancel-queue        0.33    0.30
 control-add-remove      0.40    0.36
 bag-of-10               0.40    0.36
 observed-observe-cancel 0.30    0.25
-observed-write          3.90    3.00
+observed-write          3.30    3.00
 memory-dropped          77      75
 memory-kept             88      100
 xml-events-10mb         1.65    1.50
