@@ -25,8 +25,8 @@ final class ObservationCycle<Root: AnyObject & Sendable, Value: Sendable>: Subsc
   ///
   /// Kept in a struct: a `Locked` of a function type read through the generic `withLock` from an
   /// unspecialised generic class wrapped the stored closure in two more reabstraction thunks at
-  /// every read, so each call went through all earlier ones (measured: a chain of 2,000 changes
-  /// took 58 µs per change instead of 3 µs; test `aLongChainOfChangesCostsTheSamePerChange`).
+  /// every read, so each call went through all earlier ones: a long chain of changes cost more per
+  /// change the longer it ran (test `aLongChainOfChangesCostsTheSamePerChange`).
   @usableFromInline let slot: Locked<HandlerSlot<Value>>
   /// Set (before the handler is released) when the observation ends: a lock-free check for the
   /// paths that run once per change.

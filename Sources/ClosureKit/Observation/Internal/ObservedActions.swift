@@ -61,7 +61,7 @@ enum ObservedStep: UInt8 {
 /// What a write's thread does after the lock. Optionals-free and with no collection: a write is
 /// the hot path, and a struct of generic optionals, or one holding an array, was copied and
 /// destroyed through value witnesses even in code specialised for the value type (an outlined
-/// destroy that function merging made generic: a fifth of a write to one observer). The observers
+/// destroy that function merging made generic; `Benchmarks/README.md`, second pass). The observers
 /// to tell, when the write does not borrow the single observer's box, are handed back through
 /// the transition's `inout` argument instead.
 @usableFromInline
