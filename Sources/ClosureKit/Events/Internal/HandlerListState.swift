@@ -41,6 +41,9 @@ struct HandlerListState<Payload, Tag> {
   /// The box the last change dropped, while ``keepsDroppedSingle``, until the host takes it within
   /// the same critical section.
   @usableFromInline var droppedSingle: SingleHandler<Payload, Tag>?
+  /// The ``version`` at which the one entry was found not to qualify for a box (owner-bound, not
+  /// immediate, a one-shot or ended), so that deliveries do not look again until a change; -1.
+  @usableFromInline var singleRefusedAt = -1
 
   @inlinable init() {}
 

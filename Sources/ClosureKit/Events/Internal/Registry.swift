@@ -172,7 +172,10 @@ extension RegistryHost {
   /// already gone while diagnostics are on (`site` is then set), and sweeps dead owners.
   @inlinable
   func finish(_ outcome: RegistrationOutcome, of node: HandlerNode, extended: ExtendedNode?, site: RegistrationSite?) {
-    if !outcome.isAppended { _ = node.end() }  // the source is closed
+    guard outcome.isAppended else {
+      _ = node.end()  // the source is closed (a `FanOutList`'s caller registers on a new list)
+      return
+    }
     if let site, extended?.isOwnerBound == true, node.isOwnerGone {
       // The caller still holds the owner, so a weak reference that reads `nil` means the owner is
       // being deinitialised: the handler can never run.

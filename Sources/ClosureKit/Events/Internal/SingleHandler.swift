@@ -1,16 +1,19 @@
-// The single-handler fast path of every registry host: a send to an `Event` or a
-// `ControlActions` with one handler, a write to an `Observed` box with one observer.
+// The single-handler fast path of every registry host: a send to an `Event` (or to the handlers of
+// a `NotificationCenter` name) with one handler, a write to an `Observed` box with one observer.
+// (A `ControlActions` send picks its actions by kind, `send(_:matching:)`, and takes no box.)
 //
 // Why: one handler is the common case, and copying the entry array out of the lock for it costs
 // a retain and a release of the array on top of the handler's own. So the first delivery that
 // finds exactly one entry, live, plain (immediate, no owner) and not a one-shot, puts that entry's
 // handler, node and tag in a `SingleHandler` that the registry keeps (`HandlerListState.single`),
 // and later deliveries take the box instead of the entries:
-// - an `Event` or a `ControlActions` send copies it under the lock (one retain, as copying the
-//   handler was) and calls it after the lock;
+// - an `Event` send copies it under the lock (one retain, as copying the handler was) and calls it
+//   after the lock;
 // - an `Observed` write borrows it, unretained (see `ObservedBorrow.swift`).
 // Either way the call goes through `callIfLive`, which reads the node right before the call: after
-// `cancel()` returns, no call starts, on this path as on every other.
+// `cancel()` returns, no call starts, on this path as on every other (checked just before the
+// call, as the loop checks each entry: a sender past the check makes its call, which Events.md
+// counts as a call already running).
 //
 // Invariants (`HandlerListState.verifyInvariants()`):
 // - a box exists only while the registry holds exactly one entry, and it is that entry's (same
@@ -60,7 +63,7 @@ extension HandlerListState {
   @inlinable @inline(__always)
   mutating func singleHandler() -> SingleHandler<Payload, Tag>? {
     if let single { return single }
-    guard entries.count == 1 else { return nil }
+    guard entries.count == 1, singleRefusedAt != version else { return nil }
     return makeSingle()
   }
 
@@ -69,7 +72,11 @@ extension HandlerListState {
   @inlinable @inline(never)
   mutating func makeSingle() -> SingleHandler<Payload, Tag>? {
     let node = entries[0].node
-    guard node.isPlain, !node.isOnce, !node.hasEnded else { return nil }
+    guard node.isPlain, !node.isOnce, !node.hasEnded else {
+      // Not until the entries change: a node's kind never changes, and an ended node stays ended.
+      singleRefusedAt = version
+      return nil
+    }
     let made = SingleHandler(entries[0])
     single = made
     return made
@@ -82,7 +89,10 @@ extension HandlerListState {
     version &+= 1
     // Tested first: with no box (most changes), nothing to release or hand over.
     guard single != nil else { return }
-    if keepsDroppedSingle { droppedSingle = single }
+    if keepsDroppedSingle {
+      assert(droppedSingle == nil, "registry: a dropped box its host did not take")
+      droppedSingle = single
+    }
     single = nil
   }
 

@@ -193,12 +193,14 @@ struct ObservedState<Value: Sendable> {
   /// Queued writes are taken together with the writes queued right after them for the same
   /// observers, as one change, from the first one's old value to the last one's new value: so a
   /// handler is not handed values that later writes have already replaced (two boxes bound both
-  /// ways by handlers that copy `newValue` chased each other forever with such values).
+  /// ways by handlers that copy `newValue` chased each other forever with such values). The changes
+  /// merged away are handed back too (`merged`): their values and observer snapshots may be the
+  /// last references to user objects, released by the caller after the lock.
   @inlinable
   mutating func leave(
     _ me: Int,
     phase: borrowing Atomic<DeliveryPhase>
-  ) -> (next: ObservedChange<Value>?, parked: [Single]) {
+  ) -> (next: ObservedChange<Value>?, parked: [Single], merged: [ObservedChange<Value>]) {
     precondition(deliverer == me, "Observed: leave by a thread that is not delivering")
     // The thread's calls have returned: its borrow has ended, and what was parked for it can go
     // (released by the caller, after the lock).
@@ -207,16 +209,19 @@ struct ObservedState<Value: Sendable> {
     if !retired.isEmpty { retired = [] }
     guard hasPending, let first = pending[pendingHead] else {
       Self.endDelivering(phase)
-      return (nil, parked)
+      return (nil, parked, [])
     }
     pending[pendingHead] = nil
     pendingHead += 1
     var taken = first
+    var merged: [ObservedChange<Value>] = []
     if !first.isInitial, let old = first.old {
       while hasPending, let later = pending[pendingHead], later.version == first.version {
-        taken = ObservedChange(old: old, new: later.new, observers: first.observers, version: first.version)
         pending[pendingHead] = nil
         pendingHead += 1
+        merged.append(taken)
+        taken = ObservedChange(old: old, new: later.new, observers: first.observers, version: first.version)
+        merged.append(later)
       }
     }
     if !hasPending {
@@ -225,7 +230,7 @@ struct ObservedState<Value: Sendable> {
       Self.resumeDelivering(phase)
     }
     assert(verifyInvariants(phase: phase))
-    return (taken, parked)
+    return (taken, parked, merged)
   }
 
   /// After the prior callbacks of write `sequence`, delivered at once: reads show the value again

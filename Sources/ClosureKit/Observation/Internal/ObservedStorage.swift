@@ -130,11 +130,11 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     }
   }
 
-  /// After a registration's lock: releases the single observer's box it dropped, and delivers the
-  /// initial callback when this thread delivers it.
+  /// After a registration's lock: delivers the initial callback when this thread delivers it. (The
+  /// single observer's box the registration dropped, `registered.dropped`, goes with `registered`,
+  /// after the lock.)
   @inlinable @inline(__always)
   func didRegister(_ registered: __shared ObservedRegistration<Value>) {
-    withExtendedLifetime(registered.dropped) {}  // released after the lock
     if let change = registered.initial {
       deliver(change)
       if registered.step == .deliverAndLeave { leave(registered.me) }
@@ -183,8 +183,8 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
   @inlinable @inline(never)
   func deliverQueued(_ me: Int) {
     while !leaveWithoutLock() {
-      let (next, parked) = gate.withLock { $0.leave(me, phase: phase) }
-      withExtendedLifetime(parked) {}  // released after the lock
+      let (next, parked, merged) = gate.withLock { $0.leave(me, phase: phase) }
+      withExtendedLifetime((parked, merged)) {}  // released after the lock
       guard let next else { return }
       deliver(next)
     }
