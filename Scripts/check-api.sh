@@ -91,7 +91,10 @@ if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   last=$(git rev-list --no-merges -n 1 HEAD -- api)
   # A commit without a parent here (the first one, or the edge of a shallow clone) has nothing to compare.
   if [ -n "$last" ] && [ "$(git rev-list --parents -n 1 "$last" | wc -w)" -gt 1 ]; then
-    if ! git diff-tree --no-commit-id --name-only -r "$last" | grep -qx CHANGELOG.md; then
+    # The file list first, then the search: `git diff-tree | grep -q` under `pipefail` failed when
+    # grep stopped reading at its match and git, still writing, died of SIGPIPE.
+    changed=$(git diff-tree --no-commit-id --name-only -r "$last")
+    if ! grep -qx CHANGELOG.md <<<"$changed"; then
       echo "error: commit $(git log -1 --format='%h "%s"' "$last") changed api/ without CHANGELOG.md." >&2
       echo "Amend it with its CHANGELOG.md entry; once shared, see api/README.md." >&2
       exit 1
