@@ -40,6 +40,14 @@ protocol RegistryHost<Payload, Tag>: HandlerListSource {
   /// After a registration's lock and ``finish(_:of:extended:site:)``: what the critical section
   /// left (an `Observed` box delivers the initial callback).
   func didRegister(_ registered: __shared Registered)
+
+  /// Whether the host's registrations go through ``registerLocked(_:extended:site:)`` and
+  /// ``didRegister(_:)`` (an `Observed` box); `false` for the hosts whose critical section is the
+  /// registry's alone, which ``RegistryHost/register(_:extended:site:)`` then makes with
+  /// ``withRegistry(_:)`` directly. A registration made in unspecialised code (an `owner:` one,
+  /// reached through the generic `HandlerSource` methods) calls a host's requirements through
+  /// its witness table: the generic `Registered` result cost the `add-cancel-owner` row 0.02.
+  static var hasOwnRegistration: Bool { get }
 }
 
 /// What a registration's critical section returns: at least the registry's outcome.
@@ -68,6 +76,10 @@ extension RegistryHost where Registered == RegistrationOutcome {
   /// Nothing left after the lock.
   @inlinable @inline(__always)
   func didRegister(_ registered: __shared RegistrationOutcome) {}
+
+  /// The registry's critical section alone.
+  @inlinable
+  static var hasOwnRegistration: Bool { false }
 }
 
 extension RegistryHost {
@@ -161,6 +173,11 @@ extension RegistryHost {
   ) -> (node: HandlerNode, isAppended: Bool) {
     let node = entry.node
     let recorded: RegistrationSite? = if let site, DiagnosticsSwitch.isEnabled { site } else { nil }
+    guard Self.hasOwnRegistration else {
+      let outcome = withRegistry { $0.register(entry, extended: extended, site: recorded) }
+      finish(outcome, of: node, extended: extended, site: recorded)
+      return (node, outcome.isAppended)
+    }
     let registered = registerLocked(entry, extended: extended, site: recorded)
     let isAppended = registered.outcome.isAppended
     finish(registered.outcome, of: node, extended: extended, site: recorded)

@@ -130,6 +130,10 @@ final class ObservedStorage<Value: Sendable>: HandlerListSource, RegistryHost, @
     }
   }
 
+  /// Registrations go through ``registerLocked(_:extended:site:)``.
+  @inlinable
+  static var hasOwnRegistration: Bool { true }
+
   /// After a registration's lock: delivers the initial callback when this thread delivers it. (The
   /// single observer's box the registration dropped, `registered.dropped`, goes with `registered`,
   /// after the lock.)
