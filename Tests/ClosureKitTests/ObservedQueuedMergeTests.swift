@@ -28,7 +28,7 @@ import Testing
     let holding = DispatchSemaphore(value: 0)
     let release = DispatchSemaphore(value: 0)
     let firstDone = DispatchSemaphore(value: 0)
-    let seen = Mutex<[Int]>([])
+    let seen = Locked<[Int]>([])
     let token = box.observe(options: [.new]) { change in
       let number = change.newValue!.number
       seen.withLock { $0.append(number) }

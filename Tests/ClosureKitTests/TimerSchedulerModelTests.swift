@@ -128,8 +128,8 @@ struct TimerModel {
   @Test func theRulesHoldWithSeveralThreadsAtOnce() async {
     let clock = ManualClock()
     let queue = DispatchQueue(label: "timer-model", attributes: .concurrent)
-    let results = Mutex<[(calls: Counter, limit: Int)]>([])
-    let invalidatedTimers = Mutex<[(timer: ClosureTimer, startedBefore: Int)]>([])
+    let results = Locked<[(calls: Counter, limit: Int)]>([])
+    let invalidatedTimers = Locked<[(timer: ClosureTimer, startedBefore: Int)]>([])
     let finished = await onOwnThreads(0..<4) { thread in
       guard thread > 0 else {
         for _ in 0..<2_000 { clock.advance(by: .milliseconds(1)) }
